@@ -1,0 +1,51 @@
+// swift-tools-version:6.0
+// Layers, arrows pointing down:
+//   C wrappers (CSQLite, CCrypto, CCurl, CCups, CPangoCairo)
+//   → OutboxSQLite (connection, statements, blobs)  → OutboxModel (pure values, config, validation)
+//   → OutboxStore (schema, migrations, queries)     → OutboxEngine (sink protocol, worker)
+//   → sinks (OutboxMail, OutboxSMS, OutboxPrint)    → OutboxCLI (commands) → outbox (entry point)
+import PackageDescription
+
+let package = Package(
+    name: "Outbox",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "outbox", targets: ["outbox"]),
+    ],
+    targets: [
+        // MARK: - C libraries
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // Debian 12's libcups2-dev ships no cups.pc: the module map links -lcups itself.
+        .systemLibrary(name: "CCups", providers: [.apt(["libcups2-dev"])]),
+        .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo poppler-glib",
+                       providers: [.apt(["libpango1.0-dev", "libcairo2-dev", "libpoppler-glib-dev"])]),
+
+        // MARK: - Build-time embedding of Migrations/*.sql
+        .executableTarget(name: "MigrationsEmbedder"),
+        .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["MigrationsEmbedder"]),
+
+        // MARK: - Layers
+        .target(name: "OutboxSQLite", dependencies: ["CSQLite"]),
+        .target(name: "OutboxModel"),
+        .target(name: "OutboxStore", dependencies: ["OutboxSQLite", "OutboxModel", "CCrypto"],
+                plugins: ["EmbedMigrations"]),
+        .target(name: "OutboxEngine", dependencies: ["OutboxStore", "OutboxModel"]),
+        .target(name: "OutboxMail", dependencies: ["OutboxEngine", "CCurl"]),
+        .target(name: "OutboxSMS", dependencies: ["OutboxEngine", "CCurl"]),
+        .target(name: "OutboxPrint", dependencies: ["OutboxEngine", "CCups", "CPangoCairo"]),
+        .target(name: "OutboxCLI", dependencies: ["OutboxEngine", "OutboxMail", "OutboxSMS", "OutboxPrint"]),
+        .executableTarget(name: "outbox", dependencies: ["OutboxCLI"]),
+
+        // MARK: - Tests
+        .testTarget(name: "OutboxStoreTests", dependencies: ["OutboxStore"]),
+        .testTarget(name: "OutboxModelTests", dependencies: ["OutboxModel"]),
+        .testTarget(name: "OutboxEngineTests", dependencies: ["OutboxEngine", "OutboxTestSupport"]),
+        .testTarget(name: "OutboxMailTests", dependencies: ["OutboxMail", "OutboxTestSupport"]),
+        .testTarget(name: "OutboxSMSTests", dependencies: ["OutboxSMS", "OutboxTestSupport"]),
+        .testTarget(name: "OutboxPrintTests", dependencies: ["OutboxPrint", "OutboxTestSupport"]),
+        .testTarget(name: "OutboxCLITests", dependencies: ["OutboxCLI", "OutboxTestSupport"]),
+        .target(name: "OutboxTestSupport", dependencies: ["OutboxStore"], path: "Tests/OutboxTestSupport"),
+    ]
+)

@@ -1,0 +1,72 @@
+import OutboxModel
+
+/// What a successful `deliver` returns.
+public struct DeliveryReceipt: Sendable, Equatable {
+    public enum Outcome: String, Sendable { case sent, submitted }
+
+    /// `sent`: done. `submitted`: accepted, the final outcome comes later through `followUp`
+    /// or a `DeliveryReport`.
+    public var outcome: Outcome
+    /// SMTP queue id, gateway message id, CUPS job id, or the file written.
+    public var remoteID: String?
+    /// Protocol-level code, e.g. `smtp 250 2.0.0`, `http 202`, `ipp successful-ok`.
+    public var code: String?
+    /// Human detail: the server's final reply, the path written, per-recipient outcomes.
+    public var detail: String?
+    /// For print jobs: what was printed or written.
+    public var printResult: PrintResult?
+    /// A file to keep with the message (the rendered PDF of a print job), stored as a blob.
+    public var keep: KeptFile?
+
+    public init(outcome: Outcome, remoteID: String? = nil, code: String? = nil, detail: String? = nil,
+                printResult: PrintResult? = nil, keep: KeptFile? = nil) {
+        self.outcome = outcome
+        self.remoteID = remoteID
+        self.code = code
+        self.detail = detail
+        self.printResult = printResult
+        self.keep = keep
+    }
+}
+
+/// A file a sink produced that must be stored with the message.
+public struct KeptFile: Sendable, Equatable {
+    public var path: String
+    public var role: AttachmentRole
+    public var filename: String
+    public var mimeType: String
+    public init(path: String, role: AttachmentRole, filename: String, mimeType: String) {
+        self.path = path
+        self.role = role
+        self.filename = filename
+        self.mimeType = mimeType
+    }
+}
+
+/// The print result row: a CUPS job and its state, or a PDF written to a directory.
+public struct PrintResult: Sendable, Equatable, Codable {
+    public var cupsJobID: Int?
+    public var printer: String?
+    /// IPP job state name: pending, held, processing, stopped, canceled, aborted, completed.
+    public var jobState: String?
+    public var stateReasons: String?
+    public var pages: Int?
+    public var pdfPath: String?
+    public var pdfSHA256: String?
+
+    public init(cupsJobID: Int? = nil, printer: String? = nil, jobState: String? = nil, stateReasons: String? = nil,
+                pages: Int? = nil, pdfPath: String? = nil, pdfSHA256: String? = nil) {
+        self.cupsJobID = cupsJobID
+        self.printer = printer
+        self.jobState = jobState
+        self.stateReasons = stateReasons
+        self.pages = pages
+        self.pdfPath = pdfPath
+        self.pdfSHA256 = pdfSHA256
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case cupsJobID = "cups_job_id", printer, jobState = "job_state", stateReasons = "state_reasons", pages
+        case pdfPath = "pdf_path", pdfSHA256 = "pdf_sha256"
+    }
+}
