@@ -7,9 +7,11 @@ CREATE TABLE outbox_meta (
     value TEXT NOT NULL
 ) STRICT, WITHOUT ROWID;
 
+INSERT INTO outbox_meta (key, value) VALUES ('application', 'outbox');
+
 -- One row per outbox entry, whatever its channel.
 CREATE TABLE message (
-    id               INTEGER PRIMARY KEY,                 -- small number shown to users
+    id               INTEGER PRIMARY KEY AUTOINCREMENT,   -- small number shown to users, never reused
     uid              TEXT    NOT NULL UNIQUE,             -- UUID: Message-ID, gateway/CUPS reference
     channel          TEXT    NOT NULL CHECK (channel IN ('mail', 'sms', 'print')),
     state            TEXT    NOT NULL CHECK (state IN ('draft', 'queued', 'sending', 'submitted',

@@ -33,11 +33,10 @@ public final class Connection {
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
         do {
-            // Reading the schema first makes a file that is not SQLite fail here, before any pragma writes.
+            // Reading the schema first makes a file that is not SQLite fail here, before anything
+            // could change it. WAL is switched on by `enableWAL()` once the caller has checked the
+            // file is its own: a journal-mode change writes to the file.
             try execute("SELECT count(*) FROM sqlite_schema")
-            if !readOnly {
-                try execute("PRAGMA journal_mode = WAL")
-            }
             try execute("PRAGMA synchronous = NORMAL")
             try execute("PRAGMA foreign_keys = ON")
         } catch {
@@ -65,6 +64,11 @@ public final class Connection {
         let extended = sqlite3_extended_errcode(handle)
         return SQLiteError(extendedCode: extended != 0 ? extended : code,
                            message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+
+    /// Switches the database to write-ahead logging (persistent, so done once per file).
+    public func enableWAL() throws(SQLiteError) {
+        try execute("PRAGMA journal_mode = WAL")
     }
 
     // MARK: - Statements
