@@ -75,7 +75,7 @@ public final class Worker: @unchecked Sendable {
     /// waits for the next run), then returns what it did. A sink found offline is not probed:
     /// its messages stay queued and the summary names it.
     public func runOnce() throws -> WorkerSummary {
-        try start(.continuous, once: true)
+        try start(once: true)
         done.wait()
         if let runError { throw runError }
         return summary
@@ -93,7 +93,7 @@ public final class Worker: @unchecked Sendable {
             exit(128 + (signal == "SIGINT" ? SIGINT : SIGTERM))
         })
         defer { signals.cancel() }
-        try start(.continuous, once: false)
+        try start(once: false)
         done.wait()
         if let runError { throw runError }
     }
@@ -104,12 +104,11 @@ public final class Worker: @unchecked Sendable {
         queue.async { self.beginShutdown() }
     }
 
-    private func start(_: Mode, once: Bool) throws {
+    private func start(once: Bool) throws {
         try queue.sync {
-            let store: OutboxStore
-            do { store = try OutboxStore.open(path: databasePath) } catch {
-                throw error
-            }
+            // `stop()` may have come first: then there is nothing to start.
+            guard !finished else { return }
+            let store = try OutboxStore.open(path: databasePath)
             self.store = store
             plan = try store.claimPlan()
             for channel in channels.sorted() {
