@@ -46,7 +46,9 @@ extension Worker {
         let timeout = DispatchWorkItem { [weak self] in self?.timedOut(channel: channel, id: id, token: token) }
         lane.inFlight[id] = ChannelLane.InFlight(claimToken: token, attemptNumber: message.attemptNumber,
                                                  startedAt: started, timeout: timeout)
-        Log.shared.info("deliver", id: id, channel: channel, ["attempt": "\(message.attemptNumber)", "sink": lane.sink.name])
+        if Worker.verbose {
+            Log.shared.info("deliver", id: id, channel: channel, ["attempt": "\(message.attemptNumber)", "sink": lane.sink.name])
+        }
         queue.asyncAfter(deadline: .now() + config.worker.deliveryTimeoutSeconds, execute: timeout)
         let sink = lane.sink
         let queue = self.queue
@@ -153,15 +155,19 @@ extension Worker {
 
     private func record(_ c: DeliveryCompletion, _ effect: CompletionEffect, channel: Channel) {
         let log = Log.shared
+        let verbose = Worker.verbose
         switch effect {
         case .sent:
             summary.sent += 1
+            guard verbose else { return }
             log.info("sent", id: c.messageID, channel: channel, ["remote_id": c.remoteID ?? "-", "ms": "\(c.finishedAt - c.startedAt)"])
         case .submitted:
             summary.submitted += 1
+            guard verbose else { return }
             log.info("submitted", id: c.messageID, channel: channel, ["remote_id": c.remoteID ?? "-"])
         case .retryScheduled(let next):
             summary.retryScheduled += 1
+            guard verbose else { return }
             let uncertain = if case .uncertain = c.result { true } else { false }
             log.info(uncertain ? "uncertain" : "retry", id: c.messageID, channel: channel,
                      ["next": Timestamp.iso8601(next), "error": Worker.text(c)])
@@ -180,6 +186,10 @@ extension Worker {
             log.info("stale", id: c.messageID, channel: channel, ["detail": "the lease was taken over; outcome not written"])
         }
     }
+
+    /// Whether info lines are wanted: details (times, errors) are only formatted for them,
+    /// since formatting costs more than claiming and completing a message.
+    static var verbose: Bool { Log.shared.level <= .info }
 
     static func text(_ c: DeliveryCompletion) -> String { [c.code, c.detail].compactMap { $0 }.joined(separator: ": ") }
 
