@@ -50,6 +50,8 @@ public enum OutboxCommandLine {
             try command.validate(parsed)
             context = Context(configPath: parsed.value("config"), databasePath: parsed.value("db"))
             defer { context.close() }
+            // A broken config is reported whatever the command, before anything is opened.
+            _ = try context.config()
             return try command.run(parsed, context).rawValue
         } catch {
             return fail(error)
