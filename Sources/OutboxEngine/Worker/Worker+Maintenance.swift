@@ -1,0 +1,180 @@
+import Dispatch
+import Foundation
+import OutboxModel
+import OutboxStore
+
+extension Worker {
+    // MARK: - The wake-up timer
+
+    /// Runs every `pollInterval` on `queue`. Each step is a cheap read or a clock comparison,
+    /// so an idle worker costs next to nothing: another process's commit shows up as a new
+    /// `PRAGMA data_version`, a retry falling due as `nextDueAt` passing.
+    func tick() {
+        guard !finished, let store else { return }
+        let now = Timestamp.now()
+        if !pending.isEmpty {
+            guard now >= storeRetryAt else { return }
+            flush()
+        }
+        if now - lastHeartbeat >= leaseMilliseconds / 3 { heartbeat(now: now) }
+        if now - lastRecovery >= min(5_000, max(1_000, leaseMilliseconds / 4)) { recoverLeases(now: now) }
+        if case .continuous = mode {
+            probeOfflineSinks(now: now)
+            if now - lastFollowUp >= followUpInterval { followUp(now: now) }
+        }
+        var wake = false
+        if let version = try? store.db.dataVersion(), version != dataVersion {
+            dataVersion = version
+            wake = true
+        }
+        if let due = nextDueAt, due <= now { wake = true }
+        if wake { pump() }
+    }
+
+    // MARK: - Leases
+
+    /// Extends the leases of every delivery in flight.
+    private func heartbeat(now: Milliseconds) {
+        lastHeartbeat = now
+        let held = lanes.values.flatMap { lane in lane.inFlight.map { (id: $0.key, claimToken: $0.value.claimToken) } }
+        guard !held.isEmpty, let store else { return }
+        do {
+            let extended = try store.heartbeat(held, owner: owner, leaseMilliseconds: leaseMilliseconds, now: now)
+            if extended < held.count {
+                Log.shared.warning("lease.lost", ["held": "\(held.count)", "extended": "\(extended)",
+                                                  "detail": "another worker recovered a lease this one held; its outcome will not be written"])
+            }
+        } catch {
+            Log.shared.error("store.error", ["while": "heartbeat", "error": "\(error)"])
+        }
+    }
+
+    /// Puts messages of crashed workers back in the queue (or fails them after too many).
+    func recoverLeases(now: Milliseconds) {
+        lastRecovery = now
+        guard let store else { return }
+        do {
+            for lease in try store.recoverExpiredLeases(maxLostLeases: config.worker.maxLostLeases, recoveredBy: owner, now: now) {
+                Log.shared.warning(lease.failed ? "lost-lease.failed" : "lost-lease", id: lease.id, channel: lease.channel,
+                                   ["previous_owner": lease.previousOwner ?? "-"])
+            }
+        } catch {
+            Log.shared.error("store.error", ["while": "lease recovery", "error": "\(error)"])
+        }
+    }
+
+    // MARK: - Offline sinks
+
+    /// A delivery found the sink offline: pause the lane (logged once, when it goes down).
+    func tripBreaker(_ lane: ChannelLane, error: String) {
+        let now = Timestamp.now()
+        guard lane.breaker.trip(error: error, now: now) else { return }
+        if !summary.offlineSinks.contains(lane.sinkLabel) { summary.offlineSinks.append(lane.sinkLabel) }
+        Log.shared.warning("sink.down", channel: lane.channel, ["sink": lane.sink.name, "error": error,
+                                                                 "detail": "messages stay queued; probing with backoff"])
+        try? store?.setSinkState(channel: lane.channel, sink: lane.sink.name, offline: true, lastError: error,
+                                 nextProbeAt: lane.breaker.nextProbeAt, now: now)
+    }
+
+    private func probeOfflineSinks(now: Milliseconds) {
+        guard !stopping else { return }
+        for lane in lanes.values where !lane.probing {
+            guard let next = lane.breaker.nextProbeAt, next <= now else { continue }
+            lane.probing = true
+            let sink = lane.sink, channel = lane.channel, queue = self.queue
+            lane.deliveries.async { [self] in
+                let answer = sink.probe()
+                queue.async { self.probed(channel: channel, answer: answer) }
+            }
+        }
+    }
+
+    private func probed(channel: Channel, answer: SinkProbe) {
+        guard !finished, let lane = lanes[channel] else { return }
+        lane.probing = false
+        let now = Timestamp.now()
+        switch answer {
+        case .reachable:
+            guard lane.breaker.close() else { return }
+            Log.shared.warning("sink.up", channel: channel, ["sink": lane.sink.name, "detail": "delivering again"])
+            try? store?.setSinkState(channel: channel, sink: lane.sink.name, offline: false, lastError: nil, nextProbeAt: nil, now: now)
+            pump()
+        case .unreachable(let error):
+            lane.breaker.probeFailed(error: error.description, now: now)
+            Log.shared.debug("sink.probe", channel: channel, ["sink": lane.sink.name, "error": error.description])
+            try? store?.setSinkState(channel: channel, sink: lane.sink.name, offline: true, lastError: error.description,
+                                     nextProbeAt: lane.breaker.nextProbeAt, now: now)
+        }
+    }
+
+    // MARK: - Submitted messages
+
+    /// Asks each sink about its `submitted` messages (a CUPS job still printing, an SMS
+    /// awaiting its report), on the lane's queue since the sink may block.
+    private func followUp(now: Milliseconds) {
+        lastFollowUp = now
+        guard !stopping, let store else { return }
+        for lane in lanes.values where !lane.followingUp && !lane.breaker.isOpen {
+            guard let rows = try? store.submitted(channels: [lane.channel], limit: 50), !rows.isEmpty else { continue }
+            lane.followingUp = true
+            let sink = lane.sink, channel = lane.channel, queue = self.queue
+            lane.deliveries.async { [self] in
+                var news: [(SubmittedRow, FollowUp)] = []
+                for row in rows {
+                    let message = SubmittedMessage(messageID: row.id, uid: row.uid, destination: row.destination,
+                                                   remoteID: row.remoteID, submittedAt: row.submittedAt)
+                    if let answer = sink.followUp(message) { news.append((row, answer)) }
+                }
+                let found = news
+                queue.async { self.followedUp(channel: channel, found) }
+            }
+        }
+    }
+
+    private func followedUp(channel: Channel, _ news: [(SubmittedRow, FollowUp)]) {
+        lanes[channel]?.followingUp = false
+        guard let store else { return }
+        let now = Timestamp.now()
+        for (row, answer) in news {
+            let printResult = answer.printResult.map {
+                StoredPrintResult(cupsJobID: $0.cupsJobID, printer: $0.printer, jobState: $0.jobState, stateReasons: $0.stateReasons,
+                                  pages: $0.pages, pdfPath: $0.pdfPath, pdfSHA256: $0.pdfSHA256, updatedAt: now)
+            }
+            do {
+                let effect = try store.applyReport(id: row.id, outcome: ReportOutcome(rawValue: answer.outcome.rawValue) ?? .pending,
+                                                   code: answer.code, detail: answer.detail, printResult: printResult,
+                                                   worker: owner, now: now)
+                logReport(effect, id: row.id, channel: channel, code: answer.code, detail: answer.detail)
+            } catch {
+                Log.shared.error("store.error", id: row.id, channel: channel, ["while": "follow-up", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// A report pushed by a gateway. An unknown uid is logged and ignored.
+    func applyReport(_ report: DeliveryReport) {
+        guard !finished, let store else { return }
+        do {
+            let effect = try store.applyReport(uid: report.uid, outcome: ReportOutcome(rawValue: report.outcome.rawValue) ?? .pending,
+                                               code: report.code, detail: report.detail, worker: owner)
+            if effect == .unknown {
+                Log.shared.warning("report.unknown", ["uid": report.uid, "detail": "no message has this uid; ignored"])
+            } else {
+                logReport(effect, id: nil, channel: nil, code: report.code, detail: report.detail, uid: report.uid)
+            }
+        } catch {
+            Log.shared.error("store.error", ["while": "delivery report", "uid": report.uid, "error": "\(error)"])
+        }
+    }
+
+    private func logReport(_ effect: ReportEffect, id: Int64?, channel: Channel?, code: String?, detail: String?, uid: String? = nil) {
+        let details: KeyValuePairs<String, String> = ["uid": uid ?? "-", "code": code ?? "-", "detail": detail ?? "-"]
+        switch effect {
+        case .delivered: Log.shared.info("delivered", id: id, channel: channel, details)
+        case .undelivered: Log.shared.warning("undelivered", id: id, channel: channel, details)
+        case .updated: Log.shared.debug("follow-up", id: id, channel: channel, details)
+        case .ignored: Log.shared.info("report.ignored", id: id, channel: channel, ["detail": "the message is already final"])
+        case .unknown: break
+        }
+    }
+}
