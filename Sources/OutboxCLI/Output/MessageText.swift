@@ -44,7 +44,7 @@ enum MessageText {
         case .print(let job):
             field("job name", job.info.jobName)
             field("printer", m.destination ?? "(default)")
-            field("options", "\(job.info.paper), \(job.info.outputType.rawValue), duplex \(job.info.duplex.rawValue), \(job.info.orientation?.rawValue ?? "auto") , \(job.info.copies) cop\(job.info.copies == 1 ? "y" : "ies")\(job.info.pageRanges.map { ", pages \($0)" } ?? "")")
+            field("options", "\(job.info.paper), \(job.info.outputType.rawValue), duplex \(job.info.duplex.rawValue), \(job.info.orientation?.rawValue ?? "auto orientation"), \(job.info.copies) cop\(job.info.copies == 1 ? "y" : "ies")\(job.info.pageRanges.map { ", pages \($0)" } ?? "")")
             switch job.content {
             case .items(let items): field("content", "\(items.count) file\(items.count == 1 ? "" : "s") printed as they are")
             case .renderer(let r):
