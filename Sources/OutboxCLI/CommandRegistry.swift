@@ -1,7 +1,7 @@
 /// Every subcommand, in the order `outbox help` lists them.
 enum CommandRegistry {
     static let all: [any Command.Type] = [
-        MailCommand.self, SMSCommand.self, PrintCommand.self, ShareCommand.self, ImportCommand.self,
+        MailCommand.self, SMSCommand.self, PrintCommand.self, ShareCommand.self, ImportCommand.self, RenderCommand.self,
         DraftsCommand.self, EditCommand.self, SendCommand.self, DiscardCommand.self,
         HistoryCommand.self, ShowCommand.self, CancelCommand.self, RetryCommand.self,
         WorkerCommand.self, StatusCommand.self, PurgeCommand.self, InitCommand.self, MigrateCommand.self,

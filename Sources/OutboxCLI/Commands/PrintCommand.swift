@@ -1,4 +1,5 @@
 import OutboxModel
+import OutboxPrint
 import OutboxStore
 
 struct PrintCommand: Command {
@@ -17,6 +18,7 @@ struct PrintCommand: Command {
         let config = try context.config()
         let message = try PrintComposer.message(args, config: config)
         try PrintDestinations.check(message.destination ?? config.print.defaultDestination, config: config)
+        try PrintDestinations.checkContent(message, config: config)
         defer { TemporaryFiles.removeAll() }
         let result = try context.store().enqueue([message])
         try ComposeOptions.report(result, args: args, context: context)
