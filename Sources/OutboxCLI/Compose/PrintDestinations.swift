@@ -1,0 +1,19 @@
+import OutboxModel
+import OutboxPrint
+
+/// The seeds' `canPrint`: the destination exists and the content can be laid out, checked
+/// before anything is stored.
+enum PrintDestinations {
+    static func check(_ destination: String, config: Config) throws {
+        if destination == "pdf" { return }
+        // CUPS queues are checked by the print sinks once they are wired in.
+    }
+
+    /// Lays the job out without writing, so a corrupt PDF or image, or a font file that is not a
+    /// font, is refused now (exit 65) rather than failing in the worker.
+    static func checkContent(_ message: NewMessage, config: Config) throws {
+        guard case .print(let job) = message.content else { return }
+        let files = Dictionary(uniqueKeysWithValues: message.files.enumerated().map { ($0.offset, $0.element.path) })
+        _ = try PrintPreview.check(job: job, files: files, config: config.print)
+    }
+}

@@ -1,0 +1,23 @@
+/// A plain text table with aligned columns, for humans on a terminal.
+public struct Table {
+    public var headers: [String]
+    public var rows: [[String]] = []
+    /// Column widths are capped so one long subject cannot push the rest off screen.
+    public var maxWidth = 48
+
+    public init(_ headers: [String]) { self.headers = headers }
+
+    public mutating func add(_ row: [String]) { rows.append(row) }
+
+    public func render() -> String {
+        let all = [headers] + rows
+        var widths = Array(repeating: 0, count: headers.count)
+        for row in all { for (i, cell) in row.enumerated() where i < widths.count { widths[i] = min(maxWidth, max(widths[i], cell.count)) } }
+        return all.map { row in
+            row.enumerated().map { i, cell in
+                let text = cell.count > maxWidth ? String(cell.prefix(maxWidth - 1)) + "…" : cell
+                return i == row.count - 1 ? text : text.padding(toLength: widths[i], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+}

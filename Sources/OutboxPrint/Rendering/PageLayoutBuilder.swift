@@ -1,0 +1,135 @@
+import OutboxModel
+
+/// The layout pass: places every block line, image and PDF page on pages without drawing, so
+/// the page count is known before the first page is written.
+///
+/// Formatters flow one after another; a formatter whose start page lies ahead begins on that
+/// page (blank pages in between if needed), one whose start page is already reached continues
+/// below the previous content (UIKit would draw both on the same spot instead).
+final class PageLayoutBuilder {
+    private let composition: Composition
+    private let context: OpaquePointer
+    private var layout = PageLayout()
+    private var geometry: PageGeometry
+    private var decorated = false
+    private var y = 0.0
+    /// Something is on the current page: the next line that does not fit breaks the page.
+    private var used = false
+
+    init(_ composition: Composition, session: RenderSession) {
+        self.composition = composition
+        context = session.context
+        geometry = PageGeometry(size: composition.paper, margin: 72)
+    }
+
+    func build() throws -> PageLayout {
+        if let renderer = composition.renderer {
+            geometry = try PageGeometry(size: composition.paper, renderer: renderer)
+            decorated = true
+            newPage()
+        }
+        for step in composition.steps {
+            switch step {
+            case .formatter(let startPage, let content):
+                while layout.pages.count - 1 < startPage { newPage() }
+                try place(content)
+            case .item(let content):
+                try placeItem(content)
+            }
+        }
+        if layout.pages.isEmpty { newPage() }
+        return layout
+    }
+
+    private func newPage() {
+        layout.pages.append(PageLayout.Page(size: geometry.size, decorated: decorated))
+        y = geometry.body.y
+        used = false
+    }
+
+    private func add(_ placement: PageLayout.Placement) {
+        layout.pages[layout.pages.count - 1].placements.append(placement)
+        used = true
+    }
+
+    // MARK: - Page-renderer content
+
+    private func place(_ content: Composition.Content) throws {
+        switch content {
+        case .text(let range):
+            for index in range { try placeText(index) }
+        case .image(let index):
+            let image = composition.images[index]
+            let body = geometry.body
+            var rect = PageGeometry.fit(width: Double(image.width), height: Double(image.height), in: body, centre: false)
+            if used && y + rect.height > body.maxY + 0.01 { newPage() }
+            rect.y = y
+            add(.image(index: index, rect: rect))
+            y += rect.height
+        case .pdf(let index):
+            let document = composition.documents[index]
+            for page in 0..<document.pageCount {
+                if used { newPage() }
+                let size = try document.size(ofPage: page)
+                let rect = PageGeometry.fit(width: size.width, height: size.height, in: geometry.body, centre: false)
+                add(.pdf(document: index, page: page, rect: rect))
+                y = geometry.body.maxY
+            }
+        }
+    }
+
+    private func placeText(_ index: Int) throws {
+        let block = composition.blocks[index]
+        let body = geometry.body
+        if block.pageBreakBefore && used { newPage() }
+        if used { y += block.spaceBefore }
+        let laid = try LaidOutBlock(block, width: body.width, font: composition.fonts[block.font], context: context)
+        var first = 0, count = 0, top = y
+        for (number, line) in laid.lines.enumerated() {
+            if used && y + line.height > body.maxY + 0.01 {
+                if count > 0 { add(.text(block: index, firstLine: first, lineCount: count, x: body.x, y: top, width: body.width)) }
+                newPage()
+                count = 0
+            }
+            if count == 0 {
+                first = number
+                top = y
+            }
+            count += 1
+            used = true
+            y += line.height * block.lineSpacing
+        }
+        if count > 0 { add(.text(block: index, firstLine: first, lineCount: count, x: body.x, y: top, width: body.width)) }
+    }
+
+    // MARK: - Items printed as they are
+
+    private func placeItem(_ content: Composition.Content) throws {
+        decorated = false
+        switch content {
+        case .text:
+            geometry = PageGeometry(size: composition.paper, margin: 72)
+            newPage()
+            try place(content)
+        case .image(let index):
+            let image = composition.images[index]
+            var size = composition.paper
+            if composition.job.info.orientation == nil {
+                size = image.isWide ? composition.basePaper.landscape : composition.basePaper
+            }
+            geometry = PageGeometry(size: size, margin: 18)
+            newPage()
+            add(.image(index: index, rect: PageGeometry.fit(width: Double(image.width), height: Double(image.height),
+                                                            in: geometry.body, centre: true)))
+        case .pdf(let index):
+            let document = composition.documents[index]
+            for page in 0..<document.pageCount {
+                layout.pages.append(PageLayout.Page(size: try document.size(ofPage: page), decorated: false,
+                                                    placements: [.pdf(document: index, page: page, rect: nil)]))
+            }
+            used = true
+        }
+    }
+}
+
+@available(*, unavailable) extension PageLayoutBuilder: Sendable {}

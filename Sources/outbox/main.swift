@@ -1,0 +1,4 @@
+import Foundation
+import OutboxCLI
+
+exit(OutboxCommandLine.main())
