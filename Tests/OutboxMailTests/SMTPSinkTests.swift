@@ -218,6 +218,18 @@ enum SMTPTest {
         }
     }
 
+    @Test func aPooledConnectionTheServerDroppedIsReplacedWithoutFailing() throws {
+        let port = SMTPFixtures.freePort()
+        let first = try SMTPSinkServer(port: port)
+        let sink = try SMTPTest.sink("smtp://127.0.0.1:\(port)")
+        defer { sink.shutdown() }
+        #expect(try sink.deliver(TestMail.delivery(TestMail.rich, uid: "P1")).outcome == .sent)
+        first.stop()
+        let second = try SMTPSinkServer(port: port)
+        defer { second.stop() }
+        #expect(try sink.deliver(TestMail.delivery(TestMail.rich, uid: "P2")).outcome == .sent)
+    }
+
     @Test func fiveHundredAtRCPTIsPermanent() throws {
         let server = try SMTPSinkServer(["-f", "RCPT"])
         defer { server.stop() }
