@@ -14,8 +14,7 @@ public enum MailSinks {
             guard let smtp = config.smtp else {
                 throw .config("mail.sink is \"smtp\" but mail.smtp is missing: add mail.smtp.url, e.g. smtp://mail.example.org:587")
             }
-            _ = smtp
-            throw .config("the smtp mail sink is not built yet")
+            return try SMTPSink(config: smtp, composer: composer)
         }
     }
 }

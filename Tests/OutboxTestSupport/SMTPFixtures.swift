@@ -66,6 +66,24 @@ public enum SMTPFixtures {
         return condition()
     }
 
+    /// Stops a server process with SIGKILL and waits (up to 10 s) until it is gone. Not SIGTERM:
+    /// children of the test process inherit its blocked-signal mask, which blocks SIGTERM.
+    /// Watches `/proc`, where a zombie counts as ended.
+    public static func stop(_ process: Process) {
+        guard process.processIdentifier > 0 else { return }
+        let pid = process.processIdentifier
+        func ended() -> Bool {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return true }
+            return stat[stat.index(close, offsetBy: 2)...].hasPrefix("Z")
+        }
+        if !ended() {
+            kill(pid, SIGKILL)
+            wait(seconds: 10, until: ended)
+        }
+        process.waitUntilExit()
+    }
+
     /// Runs a program to completion; returns its exit status and standard output.
     @discardableResult
     public static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: Data) {
@@ -92,7 +110,7 @@ public enum SMTPFixtures {
         let cert = directory + "/cert.pem", key = directory + "/key.pem"
         let (status, _) = try run("/usr/bin/openssl", [
             "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "30",
-            "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-quiet",
+            "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
         ])
         guard status == 0 else { throw FixtureError("openssl req exited with \(status)") }
         return (cert, key)
