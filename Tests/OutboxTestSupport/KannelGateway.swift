@@ -45,7 +45,8 @@ public final class KannelGateway: @unchecked Sendable {
         }
         smsbox = try KannelProcess(name: "smsbox", executable: "/usr/sbin/smsbox", arguments: [configPath],
                                    logPath: directory + "/smsbox.out")
-        guard KannelProcess.wait(10, { KannelProcess.isListening(sendsmsPort) }) else {
+        // smsbox opens sendsms before it has joined bearerbox, and answers nothing until then.
+        guard KannelProcess.wait(10, { KannelProcess.isListening(sendsmsPort) && status().contains("smsbox:") }) else {
             throw KannelProcess.StartupError("smsbox did not start: \(smsbox!.output.suffix(2000))")
         }
     }
