@@ -72,9 +72,9 @@ waitfor "[ \$(received) -ge $COUNT ]"
 
 echo "== outbox KannelSink (one pooled, kept-alive connection), $COUNT messages"
 cd "$ROOT"
-swift build -c release --build-tests > "$DIR/build.log" 2>&1 || { tail -30 "$DIR/build.log"; exit 1; }
+swift build -c release --build-tests -Xswiftc -enable-testing > "$DIR/build.log" 2>&1 || { tail -30 "$DIR/build.log"; exit 1; }
 OUTBOX_BENCH_KANNEL_URL="http://127.0.0.1:$SEND/cgi-bin/sendsms" OUTBOX_BENCH_KANNEL_USER=bench \
 OUTBOX_BENCH_KANNEL_PASSWORD=bench-secret OUTBOX_BENCH_COUNT=$COUNT OUTBOX_BENCH_ENCODING=2000000 \
-  swift test -c release --skip-build --filter SMSBenchmarkTests 2>&1 | grep "outbox-bench" | sed 's/^outbox-bench //'
+  swift test -c release -Xswiftc -enable-testing --skip-build --filter SMSBenchmarkTests 2>&1 | grep "outbox-bench" | sed 's/^outbox-bench //'
 waitfor "[ \$(received) -ge $((COUNT * 2)) ]"
 echo "fakesmsc received $(received) messages in all"
