@@ -8,7 +8,8 @@ public enum SMSEncoding: String, Codable, Sendable {
         /// Septets (GSM-7) or UTF-16 code units (UCS-2).
         public let units: Int
         public let segments: Int
-        /// The first character that forced UCS-2, if any.
+        /// The first character (whole grapheme, e.g. a flag or an emoji with a skin tone) that
+        /// forced UCS-2, if any.
         public let forcedBy: Character?
     }
 
@@ -19,49 +20,55 @@ public enum SMSEncoding: String, Codable, Sendable {
     /// The extension table: escape + character, two septets each.
     static let extended: Set<Unicode.Scalar> = Set("^{}\\[]~|€\u{0C}".unicodeScalars)
 
-    /// Decides the encoding and counts segments: 160/153 septets for GSM-7, 70/67 UTF-16 units
-    /// for UCS-2 (a character outside the BMP counts two). A GSM-7 escape pair is never split
-    /// across segments, and neither is a surrogate pair.
-    public static func analyze(_ text: String) -> Analysis {
-        var septets = 0
-        var gsmSegments = 1
-        var inSegment = 0
-        var forcedBy: Character?
-        var sizes: [Int] = []
-        sizes.reserveCapacity(text.unicodeScalars.count)
-        for scalar in text.unicodeScalars {
-            if basic.contains(scalar) {
-                sizes.append(1)
-            } else if extended.contains(scalar) {
-                sizes.append(2)
-            } else {
-                forcedBy = Character(scalar)
-                break
-            }
+    /// Septets per scalar for U+0000–U+00FF (0 = not in GSM-7), built once from the sets above
+    /// so the hot loop is an array index instead of a hash lookup.
+    private static let latin1Septets: [UInt8] = (0..<256).map { value in
+        let scalar = Unicode.Scalar(UInt8(value))
+        return basic.contains(scalar) ? 1 : extended.contains(scalar) ? 2 : 0
+    }
+
+    /// Septets for a scalar: 1 basic, 2 extension (escape + character), 0 not representable.
+    @inline(__always)
+    static func septets(_ scalar: Unicode.Scalar) -> Int {
+        let value = scalar.value
+        if value < 256 { return Int(latin1Septets[Int(value)]) }
+        switch value {
+        case 0x0394, 0x03A6, 0x0393, 0x039B, 0x03A9, 0x03A0, 0x03A8, 0x03A3, 0x0398, 0x039E: return 1  // Greek capitals
+        case 0x20AC: return 2  // €
+        default: return 0
         }
-        if forcedBy == nil {
-            septets = sizes.reduce(0, +)
-            if septets > 160 {
-                gsmSegments = 1
-                inSegment = 0
-                for size in sizes {
-                    if inSegment + size > 153 { gsmSegments += 1; inSegment = 0 }
-                    inSegment += size
+    }
+
+    /// Decides the encoding and counts segments: one segment holds 160 septets (GSM-7) or 70
+    /// UTF-16 units (UCS-2); a longer text is split into 153 / 67 per segment (the rest is the
+    /// concatenation header). An extension character counts two septets and a character outside
+    /// the BMP two units, and neither pair is ever split across segments — so a text can need
+    /// one more segment than a plain division suggests.
+    public static func analyze(_ text: String) -> Analysis {
+        // One pass counts both ways; the GSM-7 count is dropped at the first foreign scalar.
+        var gsm = true
+        var septetTotal = 0, septetSegments = 1, septetFill = 0
+        var unitTotal = 0, unitSegments = 1, unitFill = 0
+        for scalar in text.unicodeScalars {
+            if gsm {
+                let size = septets(scalar)
+                if size == 0 {
+                    gsm = false
+                } else {
+                    septetTotal += size
+                    if septetFill + size > 153 { septetSegments += 1; septetFill = 0 }
+                    septetFill += size
                 }
             }
-            return Analysis(encoding: .gsm7, units: septets, segments: gsmSegments, forcedBy: nil)
+            let units = scalar.value > 0xFFFF ? 2 : 1
+            unitTotal += units
+            if unitFill + units > 67 { unitSegments += 1; unitFill = 0 }
+            unitFill += units
         }
-        var units = 0
-        for scalar in text.unicodeScalars { units += scalar.value > 0xFFFF ? 2 : 1 }
-        var segments = 1
-        if units > 70 {
-            inSegment = 0
-            for scalar in text.unicodeScalars {
-                let size = scalar.value > 0xFFFF ? 2 : 1
-                if inSegment + size > 67 { segments += 1; inSegment = 0 }
-                inSegment += size
-            }
+        if gsm {
+            return Analysis(encoding: .gsm7, units: septetTotal, segments: septetTotal <= 160 ? 1 : septetSegments, forcedBy: nil)
         }
-        return Analysis(encoding: .ucs2, units: units, segments: segments, forcedBy: forcedBy)
+        let forcedBy = text.first { $0.unicodeScalars.contains { septets($0) == 0 } }
+        return Analysis(encoding: .ucs2, units: unitTotal, segments: unitTotal <= 70 ? 1 : unitSegments, forcedBy: forcedBy)
     }
 }

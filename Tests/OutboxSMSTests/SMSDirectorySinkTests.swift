@@ -44,7 +44,7 @@ import Testing
     @Test func anUnwritableDirectoryIsOffline() throws {
         let dir = makeTemporaryDirectory("smsdir")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        FileManager.default.createFile(atPath: dir + "/file", contents: Data())
+        _ = FileManager.default.createFile(atPath: dir + "/file", contents: Data())
         let sink = SMSDirectorySink(directory: dir + "/file")
         do { _ = try sink.deliver(smsDelivery(body: "x")); Issue.record("expected an error") } catch {
             #expect(error.errorClass == .offline)
