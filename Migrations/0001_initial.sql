@@ -38,6 +38,8 @@ CREATE TABLE message (
 ) STRICT;
 
 CREATE INDEX message_due      ON message (channel, next_attempt_at) WHERE state = 'queued';
+-- The claim order: a worker reads due messages by priority, then age, without sorting.
+CREATE INDEX message_claim    ON message (channel, priority DESC, id) WHERE state = 'queued';
 CREATE INDEX message_leased   ON message (lease_until) WHERE state = 'sending';
 CREATE INDEX message_state    ON message (state, id);
 CREATE INDEX message_channel  ON message (channel, id);

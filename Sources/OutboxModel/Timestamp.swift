@@ -12,11 +12,15 @@ public enum Timestamp {
         Milliseconds((date.timeIntervalSince1970 * 1000).rounded())
     }
 
-    /// ISO 8601 in UTC with milliseconds, as JSON output shows times.
+    /// ISO 8601 in UTC with milliseconds, as JSON output shows times. Formatted by hand:
+    /// building an `ISO8601DateFormatter` per call is slow, and sharing one is not thread-safe.
     public static func iso8601(_ ms: Milliseconds) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date(ms))
+        var seconds = time_t(ms >= 0 ? ms / 1000 : (ms - 999) / 1000)
+        let millis = Int((ms % 1000 + 1000) % 1000)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), millis)
     }
 
     /// A short local time for tables: "2026-11-29 13:45".

@@ -18,18 +18,16 @@ extension OutboxStore {
 
     /// The claim plan for this database file.
     public func claimPlan() throws -> ClaimPlan {
-        let indexed = try db.scalar("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'message_claim'") != nil
-        // `+next_attempt_at` keeps the planner off `message_due` (a range scan plus a sort) when
-        // the ordered index exists.
-        let due = indexed ? "+next_attempt_at <= ?" : "next_attempt_at <= ?"
+        // `message_claim` gives the claim order without a sort; `+next_attempt_at` keeps the
+        // planner off `message_due` (a range scan plus a sort).
         let sql = """
             UPDATE message SET state = 'sending', lease_owner = ?, lease_until = ?, claim_token = claim_token + 1, updated_at = ?
-            WHERE id IN (SELECT id FROM message\(indexed ? " INDEXED BY message_claim" : "")
-                         WHERE state = 'queued' AND channel = ? AND \(due)
+            WHERE id IN (SELECT id FROM message INDEXED BY message_claim
+                         WHERE state = 'queued' AND channel = ? AND +next_attempt_at <= ?
                          ORDER BY priority DESC, id LIMIT ?)
             RETURNING id, uid, channel, destination, priority, attempts, max_attempts, deadline, claim_token, lost_leases, created_at
             """
-        return ClaimPlan(sql: sql, usesClaimIndex: indexed)
+        return ClaimPlan(sql: sql, usesClaimIndex: true)
     }
 
     /// Claims up to `limit` due messages of `channel` for `owner`: one `UPDATE … RETURNING` in
@@ -182,6 +180,20 @@ extension OutboxStore {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, [id, number, startedAt, finishedAt, outcome.rawValue, errorClass?.rawValue, code, detail, remoteID, worker,
                   durationMilliseconds])
+    }
+
+    /// Gives back claimed messages whose delivery never started (a worker's prefetched backlog,
+    /// at shutdown or when their sink went offline): back to `queued`, no attempt row, fenced.
+    public func unclaim(_ held: [(id: Int64, claimToken: Int64)], now: Milliseconds = Timestamp.now()) throws {
+        guard !held.isEmpty else { return }
+        try write {
+            for lease in held {
+                try db.run("""
+                    UPDATE message SET state = 'queued', lease_owner = NULL, lease_until = NULL, updated_at = ?
+                    WHERE id = ? AND claim_token = ? AND state = 'sending'
+                    """, [now, lease.id, lease.claimToken])
+            }
+        }
     }
 
     // MARK: - Leases

@@ -105,9 +105,9 @@ struct WorkerProcessTests {
                         : ["sms", "--to", "+49170\(String(format: "%07d", writer * 1_000_000 + n))", "--body", "b\(n)"]
                     do {
                         let result = try cli.run(args)
-                        if result.status != 0 { failures.set(failures.get() + ["\(result.status): \(result.stderr)"]) }
-                        else { written.set(written.get() + 1) }
-                    } catch { failures.set(failures.get() + ["\(error)"]) }
+                        if result.status != 0 { failures.update { $0.append("\(result.status): \(result.stderr)") } }
+                        else { written.update { $0 += 1 } }
+                    } catch { failures.update { $0.append("\(error)") } }
                     n += 1
                 }
             }
@@ -146,9 +146,12 @@ struct WorkerProcessTests {
         defer { dir.remove() }
         let cli = OutboxProcess(database: db, config: try config(), extra: ["OUTBOX_TEST_SINK": "slow:30"])
         try queueMail(1)
-        let worker = try cli.start(["worker"])
+        let worker = try cli.start(["worker", "--verbose"], log: dir.file("worker.log"))
         #expect(waitUntil(10) { (try? counts()) == ["sending": 1] })
         kill(worker.processIdentifier, SIGTERM)
+        // Two signals sent back to back can be merged by the kernel into one: send the second
+        // once the first has been seen.
+        #expect(waitUntil(5) { ((try? String(contentsOfFile: dir.file("worker.log"), encoding: .utf8)) ?? "").contains("worker.stopping") })
         kill(worker.processIdentifier, SIGTERM)
         let exited = waitUntil(5) { !worker.isRunning }
         #expect(exited)

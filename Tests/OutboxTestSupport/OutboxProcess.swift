@@ -82,4 +82,6 @@ public final class Mutexed<T: Sendable>: Sendable {
     public init(_ value: T) { self.value = Mutex(value) }
     public func get() -> T { value.withLock { $0 } }
     public func set(_ new: T) { value.withLock { $0 = new } }
+    /// Read-modify-write under one lock (a `get` then `set` from several threads loses updates).
+    public func update(_ change: (inout T) -> Void) { value.withLock { change(&$0) } }
 }

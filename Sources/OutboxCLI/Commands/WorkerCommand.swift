@@ -30,7 +30,7 @@ struct WorkerCommand: Command {
         _ = try context.store()
         context.close()
         let channels = Set(try args.channels().isEmpty ? Channel.allCases : try args.channels())
-        let owner = "\(ProcessInfo.processInfo.hostName):\(getpid())"
+        let owner = Worker.defaultOwner()
         let sinks = try TestSinkOverride.apply(to: SinkFactory.make(config: config), environment: context.environment)
         let worker = Worker(databasePath: path, config: config, sinks: sinks, channels: channels, owner: owner)
         if args.has("once") {

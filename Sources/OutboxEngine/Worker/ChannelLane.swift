@@ -1,5 +1,6 @@
 import Dispatch
 import OutboxModel
+import OutboxStore
 
 /// One channel's sink, its concurrency limit and what it is delivering right now.
 ///
@@ -20,6 +21,9 @@ final class ChannelLane {
     let limit: Int
     let deliveries: DispatchQueue
     var inFlight: [Int64: InFlight] = [:]
+    /// Claimed in one batch but not yet started: claiming many at once keeps the claim
+    /// transactions few. Their leases are extended with the in-flight ones.
+    var backlog: [ClaimedMessage] = []
     var breaker: CircuitBreaker
     /// `--once`: nothing more was due when this lane last claimed.
     var drained = false
@@ -37,6 +41,13 @@ final class ChannelLane {
     }
 
     var freeSlots: Int { breaker.isOpen ? 0 : max(0, limit - inFlight.count) }
+
+    /// How many to claim at once: the free slots, plus a prefetch of a few rounds of them.
+    var claimBatch: Int { max(freeSlots, min(256, limit * 16)) }
+
+    var held: [(id: Int64, claimToken: Int64)] {
+        inFlight.map { (id: $0.key, claimToken: $0.value.claimToken) } + backlog.map { (id: $0.id, claimToken: $0.claimToken) }
+    }
 
     var sinkLabel: String { "\(channel.rawValue)/\(sink.name)" }
 }

@@ -14,23 +14,46 @@ extension Worker {
         let now = Timestamp.now()
         let dueBy: Milliseconds? = if case .once(let start) = mode { start } else { nil }
         for channel in lanes.keys.sorted() {
-            guard let lane = lanes[channel], !lane.drained else { continue }
-            let free = lane.freeSlots
-            guard free > 0 else { continue }
+            guard let lane = lanes[channel] else { continue }
+            startFromBacklog(lane)
+            guard !lane.drained, lane.backlog.isEmpty, lane.freeSlots > 0 else { continue }
+            let batch = lane.claimBatch
             let claimed: [ClaimedMessage]
             do {
-                claimed = try store.claim(plan, channel: channel, owner: owner, limit: free,
+                claimed = try store.claim(plan, channel: channel, owner: owner, limit: batch,
                                           leaseMilliseconds: leaseMilliseconds, dueBy: dueBy, now: now)
             } catch {
                 storeFailed(error, doing: "claim")
                 return
             }
-            if claimed.count < free, case .once = mode { lane.drained = true }
-            for message in claimed { startDelivery(message, lane: lane) }
+            if claimed.count < batch, case .once = mode { lane.drained = true }
+            lane.backlog = claimed
+            startFromBacklog(lane)
         }
         if onceComplete { finishRun(); return }
         if case .continuous = mode {
             nextDueAt = try? store.nextDue(channels: lanes.values.filter { !$0.breaker.isOpen }.map(\.channel))
+        }
+    }
+
+    /// Starts claimed messages while the lane has free slots.
+    private func startFromBacklog(_ lane: ChannelLane) {
+        guard !stopping else { return }
+        var started = 0
+        while lane.freeSlots > 0, started < lane.backlog.count {
+            startDelivery(lane.backlog[started], lane: lane)
+            started += 1
+        }
+        if started > 0 { lane.backlog.removeFirst(started) }
+    }
+
+    /// Gives back what was claimed but not started (shutdown, or the sink went offline).
+    func releaseBacklog(_ lane: ChannelLane) {
+        guard !lane.backlog.isEmpty else { return }
+        let held = lane.backlog.map { (id: $0.id, claimToken: $0.claimToken) }
+        lane.backlog.removeAll()
+        do { try store?.unclaim(held) } catch {
+            Log.shared.error("store.error", ["while": "unclaim", "error": "\(error)"])
         }
     }
 
@@ -114,11 +137,14 @@ extension Worker {
         }
     }
 
-    /// Queues a completion for the next group commit. Completions arriving while the queue is
-    /// busy share one transaction.
+    /// Queues a completion for the next group commit: completions arriving while a commit runs
+    /// share the next transaction. The lane is refilled from its backlog at once, so a fast sink
+    /// keeps delivering while the store commits, and the commits grow with the load. No delay is
+    /// added: a kill -9 then loses at most what was in flight or not yet committed.
     private func settle(_ completion: DeliveryCompletion, channel: Channel) {
-        if completion.result == .offline, let lane = lanes[channel] {
-            tripBreaker(lane, error: Worker.text(completion))
+        if let lane = lanes[channel] {
+            if completion.result == .offline { tripBreaker(lane, error: Worker.text(completion)) }
+            startFromBacklog(lane)
         }
         pending.append(completion)
         pendingChannels.append(channel)

@@ -36,7 +36,7 @@ extension Worker {
     /// Extends the leases of every delivery in flight.
     private func heartbeat(now: Milliseconds) {
         lastHeartbeat = now
-        let held = lanes.values.flatMap { lane in lane.inFlight.map { (id: $0.key, claimToken: $0.value.claimToken) } }
+        let held = lanes.values.flatMap(\.held)
         guard !held.isEmpty, let store else { return }
         do {
             let extended = try store.heartbeat(held, owner: owner, leaseMilliseconds: leaseMilliseconds, now: now)
@@ -69,6 +69,7 @@ extension Worker {
     func tripBreaker(_ lane: ChannelLane, error: String) {
         let now = Timestamp.now()
         guard lane.breaker.trip(error: error, now: now) else { return }
+        releaseBacklog(lane)
         if !summary.offlineSinks.contains(lane.sinkLabel) { summary.offlineSinks.append(lane.sinkLabel) }
         Log.shared.warning("sink.down", channel: lane.channel, ["sink": lane.sink.name, "error": error,
                                                                  "detail": "messages stay queued; probing with backoff"])

@@ -154,6 +154,7 @@ public final class Worker: @unchecked Sendable {
     func beginShutdown() {
         guard !finished, !stopping else { return }
         stopping = true
+        for lane in lanes.values { releaseBacklog(lane) }
         let inFlight = lanes.values.reduce(0) { $0 + $1.inFlight.count }
         if inFlight == 0 && pending.isEmpty { finishRun(); return }
         Log.shared.info("worker.draining", ["in_flight": "\(inFlight)"])
@@ -194,6 +195,6 @@ public final class Worker: @unchecked Sendable {
     /// True when a `--once` run has nothing left to do.
     var onceComplete: Bool {
         guard case .once = mode else { return false }
-        return pending.isEmpty && lanes.values.allSatisfy { $0.inFlight.isEmpty && ($0.drained || $0.breaker.isOpen) }
+        return pending.isEmpty && lanes.values.allSatisfy { $0.inFlight.isEmpty && $0.backlog.isEmpty && ($0.drained || $0.breaker.isOpen) }
     }
 }
