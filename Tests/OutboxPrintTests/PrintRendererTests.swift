@@ -3,10 +3,12 @@ import OutboxModel
 import Testing
 @testable import OutboxPrint
 
-@Suite struct PrintRendererTests {
+@Suite final class PrintRendererTests {
     let directory: String
 
     init() throws { directory = try PDFTools.temporaryDirectory() }
+
+    deinit { try? FileManager.default.removeItem(atPath: directory) }
 
     func render(_ job: PrintJob, files: [Int: String] = [:], name: String = "out") throws -> (path: String, pages: Int) {
         let path = directory + "/\(name).pdf"
