@@ -189,6 +189,9 @@ struct MarkupConverter {
             if closing {
                 closeInline(name)
             } else if let inline = Self.inline(name, attributes) {
+                // "One <b>two": the space belongs before the tag, outside the bold run.
+                if pendingSpace && hasText { current += " " }
+                pendingSpace = false
                 inlines.append(inline)
                 current += inline.open
             }

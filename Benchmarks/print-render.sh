@@ -1,0 +1,43 @@
+#!/bin/sh
+# Renders the same plain-text document (default 500 pages) with outbox's Pango/Cairo renderer
+# and with the peers `enscript | ps2pdf` and `paps | ps2pdf`; prints pages/s, file size, peak
+# RSS and whether pdftotext reads the text back.
+#
+#   Benchmarks/print-render.sh [PAGES] [PAPS_PAGES]      (CONFIG=release for an optimised build)
+#
+# Ours runs through the test bundle's PrintRenderBenchmark (renderer only, embedded defaults).
+# Debian's paps writes PostScript with glyphs as outlines: slow and large, so it gets fewer
+# pages (default 60) and its pages/s are what to compare.
+set -eu
+PAGES=${1:-500}
+PAPS_PAGES=${2:-60}
+CONFIG=${CONFIG:-debug}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+# 66 lines a page: what enscript's default 10 pt Courier fits on A4.
+awk -v n="$((PAGES * 66))" 'BEGIN { for (i = 1; i <= n; i++) printf "%06d The quick brown fox jumps over the lazy dog, again and again ok.\n", i }' > "$WORK/text.txt"
+head -n "$((PAPS_PAGES * 66))" "$WORK/text.txt" > "$WORK/paps.txt"
+
+measure() { # name output.pdf command...
+    name=$1; out=$2; shift 2
+    start=$(date +%s.%N)
+    /usr/bin/time -f "%M" -o "$WORK/rss" "$@" >/dev/null 2>&1
+    end=$(date +%s.%N)
+    pages=$(pdfinfo "$out" | awk '/^Pages:/ { print $2 }')
+    size=$(stat -c %s "$out")
+    readable=$(pdftotext -l 1 "$out" - | grep -c "quick brown fox" || true)
+    awk -v n="$name" -v s="$start" -v e="$end" -v p="$pages" -v b="$size" -v r="$(cat "$WORK/rss")" -v t="$readable" 'BEGIN {
+        d = e - s; printf "%-22s %5d pages %7.2f s %8.1f pages/s %8.0f KB %7.1f MB peak RSS  text: %s\n", n, p, d, p / d, b / 1024, r / 1024, (t > 0 ? "yes" : "no") }'
+}
+
+cd "$ROOT"
+swift build -c "$CONFIG" --build-tests >/dev/null 2>&1
+XCTEST=$(find ".build/$CONFIG/" -maxdepth 1 -name '*PackageTests.xctest' | head -1)
+
+echo "plain text, A4: $PAGES pages (paps: $PAPS_PAGES), $CONFIG build"
+export OUTBOX_BENCH_TEXT="$WORK/text.txt" OUTBOX_BENCH_OUT="$WORK/outbox.pdf"
+measure "outbox (pango/cairo)" "$WORK/outbox.pdf" "$XCTEST" --testing-library swift-testing --filter PrintRenderBenchmark
+measure "enscript | ps2pdf" "$WORK/enscript.pdf" sh -c "enscript -q -M A4 -p - '$WORK/text.txt' | ps2pdf - '$WORK/enscript.pdf'"
+measure "paps | ps2pdf" "$WORK/paps.pdf" sh -c "paps --paper a4 '$WORK/paps.txt' | ps2pdf - '$WORK/paps.pdf'"

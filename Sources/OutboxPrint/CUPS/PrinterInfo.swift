@@ -1,0 +1,19 @@
+/// One CUPS destination for `outbox printers`.
+public struct PrinterInfo: Sendable, Equatable, Codable {
+    public var name: String
+    public var isDefault: Bool
+    public var info: String?
+    public var location: String?
+    /// idle, processing or stopped.
+    public var state: String
+    public var stateReasons: String
+    public var acceptingJobs: Bool
+    public var duplex: Bool
+    public var color: Bool
+    public var media: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case name, isDefault = "default", info, location, state, stateReasons = "state_reasons"
+        case acceptingJobs = "accepting_jobs", duplex, color, media
+    }
+}
