@@ -14,10 +14,10 @@ struct PrintCommand: Command {
         """
 
     static func run(_ args: ParsedArguments, _ context: Context) throws -> ExitCode {
+        defer { TemporaryFiles.removeAll() }
         let config = try context.config()
         let message = try PrintComposer.message(args, config: config)
         try PrintDestinations.check(message.destination ?? config.print.defaultDestination, config: config)
-        defer { TemporaryFiles.removeAll() }
         let result = try context.store().enqueue([message])
         try ComposeOptions.report(result, args: args, context: context)
         return .ok
