@@ -23,6 +23,19 @@ struct BadInputTests {
         cli.refused(66, ["import", cli.temporary.file("missing.jsonl")])
     }
 
+    /// Standard input spooled for `--attach -` is removed even when the command is refused.
+    @Test func refusedComposeLeavesNoSpooledStdin() throws {
+        let cli = Self.seeded()
+        var runner = cli.runner
+        let spool = cli.temporary.file("spool")
+        try FileManager.default.createDirectory(atPath: spool, withIntermediateDirectories: true)
+        runner.extraEnvironment["TMPDIR"] = spool + "/"
+        let missing = cli.temporary.file("missing.pdf")
+        #expect(runner.run(["mail", "--to", "ada@example.org", "--subject", "s", "--body", "b", "--attach", "-", "--attach", missing], stdin: "data").status == 66)
+        #expect(runner.run(["print", "-", missing], stdin: "%PDF-1.4").status == 66)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: spool).isEmpty)
+    }
+
     @Test func unreadableAttachmentIs66() throws {
         guard getuid() != 0 else { return } // root reads everything
         let cli = Self.seeded()
