@@ -11,8 +11,8 @@ struct MailCommand: Command {
         """
 
     static func run(_ args: ParsedArguments, _ context: Context) throws -> ExitCode {
-        let message = try MailComposer.message(args, config: try context.config(), readStdinBody: true)
         defer { TemporaryFiles.removeAll() }
+        let message = try MailComposer.message(args, config: try context.config(), readStdinBody: true)
         let result = try context.store().enqueue([message])
         try ComposeOptions.report(result, args: args, context: context)
         return .ok

@@ -15,11 +15,11 @@ struct PrintCommand: Command {
         """
 
     static func run(_ args: ParsedArguments, _ context: Context) throws -> ExitCode {
+        defer { TemporaryFiles.removeAll() }
         let config = try context.config()
         let message = try PrintComposer.message(args, config: config)
         try PrintDestinations.check(message.destination ?? config.print.defaultDestination, config: config)
         try PrintDestinations.checkContent(message, config: config)
-        defer { TemporaryFiles.removeAll() }
         let result = try context.store().enqueue([message])
         try ComposeOptions.report(result, args: args, context: context)
         return .ok
