@@ -4,7 +4,7 @@ enum CommandRegistry {
         MailCommand.self, SMSCommand.self, PrintCommand.self, ShareCommand.self, ImportCommand.self, RenderCommand.self,
         DraftsCommand.self, EditCommand.self, SendCommand.self, DiscardCommand.self,
         HistoryCommand.self, ShowCommand.self, CancelCommand.self, RetryCommand.self,
-        WorkerCommand.self, StatusCommand.self, PurgeCommand.self, InitCommand.self, MigrateCommand.self,
+        WorkerCommand.self, StatusCommand.self, PrintersCommand.self, PurgeCommand.self, InitCommand.self, MigrateCommand.self,
     ]
 
     static func find(_ name: String) -> (any Command.Type)? {

@@ -35,11 +35,15 @@ public struct KeptFile: Sendable, Equatable {
     public var role: AttachmentRole
     public var filename: String
     public var mimeType: String
-    public init(path: String, role: AttachmentRole, filename: String, mimeType: String) {
+    /// A scratch file the worker deletes once it is stored (a CUPS job's rendering); `false`
+    /// for a file that is itself the output (the PDF sink's).
+    public var isTemporary: Bool
+    public init(path: String, role: AttachmentRole, filename: String, mimeType: String, isTemporary: Bool = false) {
         self.path = path
         self.role = role
         self.filename = filename
         self.mimeType = mimeType
+        self.isTemporary = isTemporary
     }
 }
 

@@ -148,8 +148,17 @@ struct CommandTests {
 
     @Test func printValidatesAndStoresJobs() throws {
         let cli = CLI()
-        let pdf = cli.temporary.write("doc.bin", "%PDF-1.4\n%%EOF\n")         // type from content, not name
-        let png = cli.temporary.write("image.dat", Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 0, count: 32)))
+        // Real documents (the compose-time check lays them out); names say nothing of the type.
+        let pdf = cli.temporary.file("doc.bin")
+        #expect(cli.ok("render", "--text", "A page", "--out", pdf).status == 0)
+        let pngBase = cli.temporary.file("image")
+        let converter = Process()
+        converter.executableURL = URL(fileURLWithPath: "/usr/bin/pdftoppm")
+        converter.arguments = ["-png", "-r", "10", "-singlefile", pdf, pngBase]
+        try converter.run()
+        converter.waitUntilExit()
+        let png = cli.temporary.file("image.dat")
+        try FileManager.default.moveItem(atPath: pngBase + ".png", toPath: png)
         let text = cli.temporary.write("notes.txt", "Some notes\nfor the printer\n")
         #expect(cli.ok("print", pdf, png, "--copies", "2", "--duplex", "long-edge", "--paper", "Letter", "--to", "pdf").lines == ["1"])
         #expect(cli.ok("print", "--text", "Hello", "--header-left", "{title}", "--footer-center", "{page}/{pages}", "--line-spacing", "1.5",

@@ -4,9 +4,10 @@ import OutboxPrint
 /// The seeds' `canPrint`: the destination exists and the content can be laid out, checked
 /// before anything is stored.
 enum PrintDestinations {
+    /// An unknown CUPS queue is refused (65); when CUPS cannot be reached the job is accepted,
+    /// to be printed once it is back (the outbox works offline).
     static func check(_ destination: String, config: Config) throws {
-        if destination == "pdf" { return }
-        // CUPS queues are checked by the print sinks once they are wired in.
+        try PrintSinks.checkDestination(destination, config: config.print)
     }
 
     /// Lays the job out without writing, so a corrupt PDF or image, or a font file that is not a

@@ -114,6 +114,7 @@ extension Worker {
         let now = Timestamp.now()
         switch result {
         case .success(let receipt):
+            if let keep = receipt.keep, keep.isTemporary { temporaryKeeps[id] = keep.path }
             return DeliveryCompletion(
                 messageID: id, claimToken: flight.claimToken, result: receipt.outcome == .sent ? .sent : .submitted,
                 startedAt: flight.startedAt, finishedAt: now, code: receipt.code, detail: receipt.detail,
@@ -172,6 +173,9 @@ extension Worker {
         } catch {
             storeFailed(error, doing: "complete")
             return
+        }
+        for c in batch {
+            if let path = temporaryKeeps.removeValue(forKey: c.messageID) { try? FileManager.default.removeItem(atPath: path) }
         }
         let channels = pendingChannels
         pending.removeAll()

@@ -37,6 +37,8 @@ public final class Worker: @unchecked Sendable {
     var mode: Mode = .continuous
     var summary = WorkerSummary()
     var pending: [DeliveryCompletion] = []
+    /// Scratch files sinks asked to keep, deleted once their completion is committed.
+    var temporaryKeeps: [Int64: String] = [:]
     /// The channel of each pending completion, index for index.
     var pendingChannels: [Channel] = []
     var flushScheduled = false

@@ -72,7 +72,7 @@ public struct CUPSSink: Sink {
             printResult: PrintResult(cupsJobID: jobID, printer: queue, jobState: "pending", pages: document.pages),
             keep: document.freshlyRendered
                 ? KeptFile(path: renderPath, role: .rendered, filename: JobFileName.make(messageID: delivery.messageID, jobName: job.info.jobName),
-                           mimeType: "application/pdf")
+                           mimeType: "application/pdf", isTemporary: true)
                 : nil)
     }
 
