@@ -3,7 +3,8 @@
 //   C wrappers (CSQLite, CCrypto, CCurl, CCups, CPangoCairo)
 //   → OutboxSQLite (connection, statements, blobs)  → OutboxModel (pure values, config, validation)
 //   → OutboxStore (schema, migrations, queries)     → OutboxEngine (sink protocol, worker)
-//   → sinks (OutboxMail, OutboxSMS, OutboxPrint)    → OutboxCLI (commands) → outbox (entry point)
+//   → OutboxCLI (commands; links no sink library)    → outbox (front end)
+//   → sinks (OutboxMail, OutboxSMS, OutboxPrint)    → OutboxDelivery → outbox-delivery (worker, printing)
 import PackageDescription
 
 let package = Package(
@@ -11,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "outbox", targets: ["outbox"]),
+        .executable(name: "outbox-delivery", targets: ["outbox-delivery"]),
     ],
     targets: [
         // MARK: - C libraries
@@ -35,8 +37,12 @@ let package = Package(
         .target(name: "OutboxMail", dependencies: ["OutboxEngine", "CCurl"]),
         .target(name: "OutboxSMS", dependencies: ["OutboxEngine", "CCurl"]),
         .target(name: "OutboxPrint", dependencies: ["OutboxEngine", "CCups", "CPangoCairo"]),
-        .target(name: "OutboxCLI", dependencies: ["OutboxEngine", "OutboxMail", "OutboxSMS", "OutboxPrint"]),
+        // The front end links no sink library, so it starts in a few milliseconds; commands that
+        // need the sinks hand over to `outbox-delivery` (see DeliveryProgram).
+        .target(name: "OutboxCLI", dependencies: ["OutboxEngine"]),
+        .target(name: "OutboxDelivery", dependencies: ["OutboxCLI", "OutboxMail", "OutboxSMS", "OutboxPrint"]),
         .executableTarget(name: "outbox", dependencies: ["OutboxCLI"]),
+        .executableTarget(name: "outbox-delivery", dependencies: ["OutboxDelivery"]),
 
         // MARK: - Tests
         .testTarget(name: "OutboxStoreTests", dependencies: ["OutboxStore"]),

@@ -6,7 +6,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
+# Two binaries: `outbox` (the fast front end) and `outbox-delivery` (worker, sinks, printing),
+# which `outbox` hands over to when a command needs them.
 swift build -c release --product outbox
+swift build -c release --product outbox-delivery
 outbox=".build/release/outbox"
 
 export XDG_DATA_HOME="${DEMO_HOME:-$PWD/.demo}/data"

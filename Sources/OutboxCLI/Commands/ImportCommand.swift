@@ -22,6 +22,8 @@ struct ImportCommand: Command {
     }
 
     static func run(_ args: ParsedArguments, _ context: Context) throws -> ExitCode {
+        // Print lines are checked by the delivery side; hand over before reading stdin.
+        _ = try DeliveryProgram.services()
         let config = try context.config()
         let path = args.positionals.first ?? "-"
         let data: Data

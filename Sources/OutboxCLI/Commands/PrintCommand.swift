@@ -1,5 +1,4 @@
 import OutboxModel
-import OutboxPrint
 import OutboxStore
 
 struct PrintCommand: Command {
@@ -15,6 +14,8 @@ struct PrintCommand: Command {
         """
 
     static func run(_ args: ParsedArguments, _ context: Context) throws -> ExitCode {
+        // Hand over to outbox-delivery before reading anything (stdin cannot be read twice).
+        _ = try DeliveryProgram.services()
         defer { TemporaryFiles.removeAll() }
         let config = try context.config()
         let message = try PrintComposer.message(args, config: config)

@@ -1,5 +1,4 @@
 import OutboxModel
-import OutboxPrint
 
 struct PrintersCommand: Command {
     static let name = "printers"
@@ -9,7 +8,7 @@ struct PrintersCommand: Command {
 
     static func run(_ args: ParsedArguments, _ context: Context) throws -> ExitCode {
         let config = try context.config()
-        let printers = try PrinterCatalog.list(config: config.print)
+        let printers = try DeliveryProgram.services().printers(config: config)
         if args.has("json") {
             for p in printers {
                 context.output.json(["name": p.name, "default": p.isDefault, "info": p.info, "location": p.location,

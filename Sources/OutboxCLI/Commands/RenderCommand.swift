@@ -1,6 +1,5 @@
 import Foundation
 import OutboxModel
-import OutboxPrint
 
 /// The seeds' Printer Simulator: the PDF a print job would produce, without queueing it.
 struct RenderCommand: Command {
@@ -15,13 +14,14 @@ struct RenderCommand: Command {
     }
 
     static func run(_ args: ParsedArguments, _ context: Context) throws -> ExitCode {
+        // Hand over to outbox-delivery before reading anything (stdin cannot be read twice).
+        _ = try DeliveryProgram.services()
         let config = try context.config()
         defer { TemporaryFiles.removeAll() }
         let message = try PrintComposer.message(args, config: config)
         guard case .print(let job) = message.content else { return .software }
-        let files = Dictionary(uniqueKeysWithValues: message.files.enumerated().map { ($0.offset, $0.element.path) })
         let out = Paths.expand(args.value("out")!)
-        let pages = try PrintPreview.render(job: job, files: files, config: config.print, out: out)
+        let pages = try DeliveryProgram.services().renderPreview(job, files: PrintDestinations.files(message), config: config, out: out)
         context.output.line("\(pages) page\(pages == 1 ? "" : "s") written to \(out)")
         return .ok
     }

@@ -25,6 +25,7 @@ struct RetryCommand: Command {
     }
 
     static func run(_ args: ParsedArguments, _ context: Context) throws -> ExitCode {
+        if args.has("to") { _ = try DeliveryProgram.services() }
         let store = try context.store()
         var targets: [MessageSummary]
         if args.has("failed") {

@@ -22,6 +22,8 @@ struct ShareCommand: Command {
     }
 
     static func run(_ args: ParsedArguments, _ context: Context) throws -> ExitCode {
+        // Hand over to outbox-delivery before reading anything (stdin cannot be read twice).
+        if args.has("print") { _ = try DeliveryProgram.services() }
         let config = try context.config()
         defer { TemporaryFiles.removeAll() }
         let file = try FileArgument.parse(args.positionals[0])

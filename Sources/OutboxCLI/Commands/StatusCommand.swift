@@ -13,8 +13,8 @@ struct StatusCommand: Command {
 
     static func run(_ args: ParsedArguments, _ context: Context) throws -> ExitCode {
         let config = try context.config()
+        let sinks = try DeliveryProgram.services().sinks(config: config)
         let status = try context.store().status()
-        let sinks = try SinkFactory.make(config: config)
         let now = Timestamp.now()
         var channels: [[String: Any?]] = []
         var lines: [String] = ["database: \(Paths.abbreviate(try context.databasePath()))", ""]

@@ -23,6 +23,7 @@ struct WorkerCommand: Command {
     }
 
     static func run(_ args: ParsedArguments, _ context: Context) throws -> ExitCode {
+        let services = try DeliveryProgram.services()
         if args.has("verbose") { Log.shared.level = .debug }
         let config = try context.config()
         let path = try context.databasePath()
@@ -31,7 +32,7 @@ struct WorkerCommand: Command {
         context.close()
         let channels = Set(try args.channels().isEmpty ? Channel.allCases : try args.channels())
         let owner = Worker.defaultOwner()
-        let sinks = try TestSinkOverride.apply(to: SinkFactory.make(config: config), environment: context.environment)
+        let sinks = try TestSinkOverride.apply(to: services.sinks(config: config), environment: context.environment)
         let worker = Worker(databasePath: path, config: config, sinks: sinks, channels: channels, owner: owner)
         if args.has("once") {
             let summary = try worker.runOnce()

@@ -54,10 +54,10 @@ enum PrintComposer {
             formatter = PrintFormatter(kind: .text, text: text)
         } else if let path = args.value("text-file") {
             formatter = PrintFormatter(kind: .text, text: try MailComposer.readText(path, what: "--text-file"))
-            firstName = (path as NSString).lastPathComponent
+            firstName = path == "-" ? nil : (path as NSString).lastPathComponent
         } else if let path = args.value("html-file") {
             formatter = PrintFormatter(kind: .markup, text: try MailComposer.readText(path, what: "--html-file"))
-            firstName = (path as NSString).lastPathComponent
+            firstName = path == "-" ? nil : (path as NSString).lastPathComponent
         } else {
             for spec in args.positionals {
                 let file = try FileArgument.parse(spec)

@@ -6,8 +6,8 @@ import OutboxPrint
 import OutboxSMS
 
 /// Picks each channel's sink from the config. The only place that knows every sink module.
-enum SinkFactory {
-    static func make(config: Config) throws -> SinkSet {
+public enum SinkFactory {
+    public static func make(config: Config) throws -> SinkSet {
         var mail = config.mail
         if mail.from == nil { mail.from = defaultSender() }
         return SinkSet([
