@@ -16,7 +16,7 @@ HERE=Benchmarks
 SCHEMA=Migrations/0001_initial.sql
 
 echo "building release…" >&2
-swift build -c release --product outbox >&2
+swift build -c release --product outbox >&2 && swift build -c release --product outbox-delivery >&2
 BIN="$(swift build -c release --show-bin-path)/outbox"
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/outbox-bench.XXXXXX")

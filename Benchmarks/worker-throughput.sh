@@ -2,7 +2,7 @@
 # Engine throughput: messages claimed and completed per second by one `outbox worker --once`
 # with a no-op sink (OUTBOX_TEST_SINK=noop), beside a Python sqlite3 run of the same claim and
 # complete statements on the same kind of database. Also peak RSS of the worker.
-# Usage: Benchmarks/worker-throughput.sh [COUNT]   (build first: swift build -c release --product outbox)
+# Usage: Benchmarks/worker-throughput.sh [COUNT]   (build first: swift build -c release)
 set -eu
 N=${1:-20000}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
