@@ -152,6 +152,7 @@ extension SMSConfig {
             twilio.authToken = try readSecret(&t, "auth_token")
             twilio.from = try t.string("from")
             twilio.messagingServiceSID = try t.string("messaging_service_sid")
+            twilio.statusCallbackURL = try t.string("status_callback_url")
             try t.finish()
             self.twilio = twilio
         }

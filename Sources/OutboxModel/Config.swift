@@ -78,6 +78,8 @@ public struct TwilioConfig: Sendable, Equatable {
     public var authToken = SecretReference()
     public var from: String?
     public var messagingServiceSID: String?
+    /// Where Twilio posts status changes; each request carries the message uid as `?uid=`.
+    public var statusCallbackURL: String?
     public init(accountSID: String) { self.accountSID = accountSID }
 }
 

@@ -23,7 +23,7 @@ public enum SMSSinks {
             guard twilio.from != nil || twilio.messagingServiceSID != nil else {
                 throw .config("sms.twilio needs from or messaging_service_sid")
             }
-            return TwilioSink(config: twilio)
+            return TwilioSink(config: twilio, statusCallbackURL: twilio.statusCallbackURL)
         case .webhook:
             guard let webhook = config.webhook else { throw .config("sms.sink is webhook but there is no sms.webhook section") }
             try requireHTTPURL(webhook.url, "sms.webhook.url")
