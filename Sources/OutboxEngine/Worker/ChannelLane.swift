@@ -13,7 +13,6 @@ final class ChannelLane {
         var claimToken: Int64
         var attemptNumber: Int
         var startedAt: Milliseconds
-        var timeout: DispatchWorkItem
     }
 
     let channel: Channel

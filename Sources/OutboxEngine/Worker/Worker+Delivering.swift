@@ -66,13 +66,11 @@ extension Worker {
                                 attachments: message.attachments, files: StoreAttachmentSource(databasePath: databasePath),
                                 createdAt: message.createdAt)
         let channel = lane.channel, id = message.id, token = message.claimToken
-        let timeout = DispatchWorkItem { [weak self] in self?.timedOut(channel: channel, id: id, token: token) }
         lane.inFlight[id] = ChannelLane.InFlight(claimToken: token, attemptNumber: message.attemptNumber,
-                                                 startedAt: started, timeout: timeout)
+                                                 startedAt: started)
         if Worker.verbose {
             Log.shared.info("deliver", id: id, channel: channel, ["attempt": "\(message.attemptNumber)", "sink": lane.sink.name])
         }
-        queue.asyncAfter(deadline: .now() + config.worker.deliveryTimeoutSeconds, execute: timeout)
         let sink = lane.sink
         let queue = self.queue
         lane.deliveries.async { [self] in
@@ -93,7 +91,6 @@ extension Worker {
             Log.shared.info("late-result", id: id, channel: channel, ["detail": "the sink answered after the delivery was settled; ignored"])
             return
         }
-        flight.timeout.cancel()
         lane.inFlight[id] = nil
         settle(completion(id: id, flight: flight, result: result), channel: channel)
     }
@@ -101,6 +98,18 @@ extension Worker {
     /// No answer within `delivery_timeout_seconds`: treated as transient so the lane moves on.
     /// If the sink does answer later, its result is dropped (and a late store write would be
     /// fenced off by the claim token).
+    /// Checked on the worker's tick rather than with a timer per delivery: a cancelled
+    /// `asyncAfter` item stays queued until its deadline, and 100,000 deliveries' worth of
+    /// five-minute timers is 100 MB.
+    func expireTimedOutDeliveries(now: Milliseconds) {
+        let limit = Milliseconds(config.worker.deliveryTimeoutSeconds * 1000)
+        for lane in lanes.values {
+            for (id, flight) in lane.inFlight where now - flight.startedAt >= limit {
+                timedOut(channel: lane.channel, id: id, token: flight.claimToken)
+            }
+        }
+    }
+
     private func timedOut(channel: Channel, id: Int64, token: Int64) {
         guard let lane = lanes[channel], let flight = lane.inFlight[id], flight.claimToken == token else { return }
         lane.inFlight[id] = nil

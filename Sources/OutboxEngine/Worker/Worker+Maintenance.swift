@@ -16,6 +16,7 @@ extension Worker {
             guard now >= storeRetryAt else { return }
             flush()
         }
+        expireTimedOutDeliveries(now: now)
         if now - lastHeartbeat >= leaseMilliseconds / 3 { heartbeat(now: now) }
         if now - lastRecovery >= min(5_000, max(1_000, leaseMilliseconds / 4)) { recoverLeases(now: now) }
         if case .continuous = mode {

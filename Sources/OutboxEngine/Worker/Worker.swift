@@ -169,7 +169,6 @@ public final class Worker: @unchecked Sendable {
         let now = Timestamp.now()
         for lane in lanes.values {
             for (id, flight) in lane.inFlight {
-                flight.timeout.cancel()
                 pending.append(DeliveryCompletion(messageID: id, claimToken: flight.claimToken, result: .released,
                                                   startedAt: flight.startedAt, finishedAt: now, code: "shutdown",
                                                   detail: "released unsent at worker shutdown", worker: owner))
