@@ -34,6 +34,7 @@ enum PrintComposer {
         .value("footer-right", "TEXT", "footer text"),
         .flag("no-header-first-page", "leave the header off page 1"),
         .value("overlay", "TEXT", "watermark drawn across every page"),
+        .value("append", "FILE[;page=N]", "add another formatter: a text or HTML file, starting on page N (default: right after the previous one; repeatable)", repeatable: true),
         .value("title", "TEXT", "title for {title}"),
         .value("author", "TEXT", "author for {author}"),
     ]
@@ -116,7 +117,7 @@ enum PrintComposer {
 
         let content: PrintContent
         if let formatter {
-            var renderer = PageRenderer(formatters: [formatter])
+            var renderer = PageRenderer(formatters: [formatter] + (try appendedFormatters(args, base: formatter)))
             if let insets = args.value("insets") { renderer.insets = try parseInsets(insets) }
             renderer.maximumContentWidth = try args.double("max-width", range: 36...5000)
             renderer.headerHeight = try args.double("header-height", range: 0...500) ?? 0
@@ -131,7 +132,7 @@ enum PrintComposer {
             renderer.author = args.value("author")
             content = .renderer(renderer)
         } else {
-            for flag in ["insets", "max-width", "header-height", "footer-height", "header-left", "header-center", "header-right",
+            for flag in ["append", "insets", "max-width", "header-height", "footer-height", "header-left", "header-center", "header-right",
                          "footer-left", "footer-center", "footer-right", "overlay", "no-header-first-page"] where args.has(flag) {
                 throw OutboxError.usage("--\(flag) applies to text and HTML jobs (the page renderer); PDF and image files are printed as they are")
             }
@@ -146,6 +147,33 @@ enum PrintComposer {
         }
         try ComposeOptions.apply(args, to: &message, config: config)
         return message
+    }
+
+    /// `--append FILE[;page=N]`: more formatters after the first, the seeds'
+    /// `addPrintFormatter(_:startingAtPageAt:)`. HTML is recognised by its content (`<` first);
+    /// the font and spacing options apply to every formatter.
+    static func appendedFormatters(_ args: ParsedArguments, base: PrintFormatter) throws -> [PrintFormatter] {
+        try args.all("append").map { spec in
+            var parts = spec.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+            let path = parts.removeFirst()
+            var startPage = 0
+            for part in parts {
+                guard part.hasPrefix("page="), let page = Int(part.dropFirst(5)), page >= 1 else {
+                    throw OutboxError.usage("--append '\(spec)': after the file only ;page=N (N from 1) is understood")
+                }
+                startPage = page - 1
+            }
+            let text = try MailComposer.readText(path, what: "--append")
+            guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                throw OutboxError.data("nothing to print in --append \(path): the file is empty")
+            }
+            let isMarkup = text.drop(while: { $0.isWhitespace }).first == "<"
+            var formatter = base
+            formatter.kind = isMarkup ? .markup : .text
+            formatter.text = text
+            formatter.startPage = startPage
+            return formatter
+        }
     }
 
     static func checkPaper(_ text: String) throws(OutboxError) -> String {

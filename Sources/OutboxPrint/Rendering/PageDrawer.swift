@@ -167,6 +167,11 @@ final class PageDrawer {
     private func desaturate() {
         let cr = session.cr
         cairo_save(cr)
+        // Paper is white: without a backdrop the blend would leave the gray source on the
+        // empty parts of the page.
+        cairo_set_operator(cr, CAIRO_OPERATOR_DEST_OVER)
+        cairo_set_source_rgb(cr, 1, 1, 1)
+        cairo_paint(cr)
         cairo_set_operator(cr, CAIRO_OPERATOR_HSL_SATURATION)
         cairo_set_source_rgb(cr, 0.5, 0.5, 0.5)
         cairo_paint(cr)
