@@ -49,6 +49,23 @@ import Testing
         Case(label: "a skin-tone emoji is reported whole", text: "ok 👍🏽", encoding: .ucs2, units: 7, segments: 1, forcedBy: "👍🏽"),
         Case(label: "a combining accent forces UCS-2", text: "e\u{301}", encoding: .ucs2, units: 2, segments: 1, forcedBy: "e\u{301}"),
         Case(label: "a tab is not GSM-7", text: "a\tb", encoding: .ucs2, units: 3, segments: 1, forcedBy: "\t"),
+        // The byte loop: ASCII by table, other scalars decoded, UCS-2 counted from the first
+        // foreign scalar on, the character found from the scalar before it.
+        Case(label: "a backtick is ASCII but not GSM-7", text: "a`b", encoding: .ucs2, units: 3, segments: 1, forcedBy: "`"),
+        Case(label: "two-byte GSM before a two-byte foreign char", text: "ü ç", encoding: .ucs2, units: 3, segments: 1, forcedBy: "ç"),
+        Case(label: "a combining accent after a GSM prefix takes its base along", text: "Cafe\u{301} ok", encoding: .ucs2, units: 8,
+             segments: 1, forcedBy: "e\u{301}"),
+        Case(label: "a combining accent after LF stands alone", text: "a\n\u{301}", encoding: .ucs2, units: 3, segments: 1,
+             forcedBy: "\u{301}"),
+        Case(label: "a combining accent after CR stands alone", text: "a\r\u{301}", encoding: .ucs2, units: 3, segments: 1,
+             forcedBy: "\u{301}"),
+        Case(label: "a ZWJ family is reported whole", text: "Hi 👨‍👩‍👧!", encoding: .ucs2, units: 12, segments: 1, forcedBy: "👨‍👩‍👧"),
+        Case(label: "a long GSM prefix counts in UCS-2 units", text: String(repeating: "a", count: 140) + "日", encoding: .ucs2,
+             units: 141, segments: 3, forcedBy: "日"),
+        Case(label: "a GSM prefix filling two segments pushes a pair to a third", text: String(repeating: "ä", count: 134) + "😀",
+             encoding: .ucs2, units: 136, segments: 3, forcedBy: "😀"),
+        Case(label: "three-byte GSM (€) and Greek in a long text", text: String(repeating: "Δ€", count: 60), encoding: .gsm7,
+             units: 180, segments: 2),
     ]
 
     @Test(arguments: table)
@@ -65,6 +82,27 @@ import Testing
         }
     }
 
+    /// The byte loop against the scalar reference, over random texts mixing every kind of
+    /// character the two paths treat differently.
+    @Test func theByteLoopAgreesWithTheScalarReference() {
+        let pieces: [String] = [
+            // GSM-7 first (16), then foreign.
+            "a", "Z", " ", "0", "\n", "\r", "\r\n", "{", "€", "^", "ü", "Ç", "Δ", "Ω", "é", "¤",
+            "\t", "`", "ç", "日", "П", "م", "😀", "👍🏽", "🇩🇪", "👨‍👩‍👧", "\u{301}", "\u{200D}", "e\u{301}", "\u{FEFF}", "𝄞",
+        ]
+        var random = SplitMix64(seed: 0x5EED)
+        for _ in 0..<3000 {
+            let length = Int(random.next() % 200)
+            // Mostly GSM-7 so the foreign scalar lands at every depth, including past a segment.
+            var text = ""
+            for _ in 0..<length {
+                let r = Int(random.next() % 100)
+                text += r < 98 ? pieces[r % 16] : pieces[Int(random.next() % UInt64(pieces.count))]
+            }
+            #expect(SMSEncoding.analyze(text) == SMSEncoding.analyzeScalars(text), "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+    }
+
     @Test func theLatin1TableAgreesWithTheSets() {
         for value in 0..<0x2100 {
             guard let scalar = Unicode.Scalar(value) else { continue }
@@ -78,5 +116,18 @@ import Testing
         let sms = SMSContent(recipient: "+4915112345678", body: String(repeating: "日", count: 71))
         #expect(sms.encoding == .ucs2)
         #expect(sms.segments == 2)
+    }
+}
+
+/// A small seeded generator, so a failing random text can be reproduced.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E4B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

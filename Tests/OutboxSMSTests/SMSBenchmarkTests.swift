@@ -2,6 +2,7 @@ import Foundation
 import OutboxEngine
 import OutboxModel
 import OutboxSMS
+import Synchronization
 import Testing
 
 /// Figures for `Benchmarks/sms-*.sh`; skipped unless the script sets the environment. They
@@ -9,6 +10,8 @@ import Testing
 @Suite struct SMSBenchmarkTests {
     static let environment = ProcessInfo.processInfo.environment
 
+    /// One sink shared by `lanes` threads, as the worker's SMS lane shares it between its
+    /// concurrent deliveries: once one at a time, once at the default SMS concurrency (2).
     @Test(.enabled(if: environment["OUTBOX_BENCH_KANNEL_URL"] != nil))
     func kannelThroughput() throws {
         var config = KannelConfig(url: Self.environment["OUTBOX_BENCH_KANNEL_URL"]!)
@@ -18,10 +21,18 @@ import Testing
         defer { sink.shutdown() }
         let count = Int(Self.environment["OUTBOX_BENCH_COUNT"] ?? "") ?? 5000
         let deliveries = (0..<count).map { smsDelivery(id: Int64($0), to: "+4915112345678", body: "Benchmark message \($0)") }
-        let start = Date()
-        for delivery in deliveries { _ = try sink.deliver(delivery) }
-        let seconds = Date().timeIntervalSince(start)
-        print("outbox-bench kannel messages=\(count) seconds=\(String(format: "%.2f", seconds)) rate=\(String(format: "%.0f", Double(count) / seconds))/s")
+        for lanes in [1, WorkerConfig().concurrency[.sms] ?? 2] {
+            let failures = Mutex(0)
+            let start = Date()
+            DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+                for index in stride(from: lane, to: count, by: lanes) {
+                    do { _ = try sink.deliver(deliveries[index]) } catch { failures.withLock { $0 += 1 } }
+                }
+            }
+            let seconds = Date().timeIntervalSince(start)
+            #expect(failures.withLock { $0 } == 0)
+            print("outbox-bench kannel lanes=\(lanes) messages=\(count) seconds=\(String(format: "%.2f", seconds)) rate=\(String(format: "%.0f", Double(count) / seconds))/s")
+        }
     }
 
     @Test(.enabled(if: environment["OUTBOX_BENCH_ENCODING"] != nil))
