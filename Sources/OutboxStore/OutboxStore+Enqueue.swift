@@ -29,7 +29,19 @@ extension OutboxStore {
                 }
             }
         }
-        return try write {
+        // Past a few thousand messages the transaction's working set outgrows the default cache.
+        guard batch.count < 2_000 else {
+            do {
+                return try db.withCacheSize(kibibytes: 256 * 1024) { try insertBatch(batch, hashed: hashed, now: now) }
+            } catch let error as SQLiteError {
+                throw StoreError.map(error, path: path)
+            }
+        }
+        return try insertBatch(batch, hashed: hashed, now: now)
+    }
+
+    private func insertBatch(_ batch: [[NewMessage]], hashed: [String: HashedFile], now: Milliseconds) throws -> [EnqueueResult] {
+        try write {
             var inserter = Inserter(db: db, hashed: hashed, now: now)
             var results: [EnqueueResult] = []
             results.reserveCapacity(batch.count)
