@@ -1,7 +1,8 @@
 import Foundation
 
 /// A parsed JSON document, for strict readers that must name the key path of anything wrong
-/// (config files, `import` lines). Decoded with Foundation's `JSONDecoder`.
+/// (config files, `import` lines). Read by `JSONParser`, with Foundation's `JSONDecoder` as the judge
+/// of anything it leaves aside.
 public enum JSONValue: Sendable, Equatable, Decodable {
     case null
     case bool(Bool)
@@ -20,8 +21,16 @@ public enum JSONValue: Sendable, Equatable, Decodable {
         else { self = .object(try container.decode([String: JSONValue].self)) }
     }
 
+    /// Parses a JSON document. Most documents are read by a hand-written parser; anything it
+    /// does not accept goes to `JSONDecoder`, which decides (and throws for invalid JSON).
     public static func parse(_ data: Data) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: data)
+        try data.withUnsafeBytes { try parse($0) }
+    }
+
+    /// Parses the JSON document in `bytes` (e.g. one line of a larger buffer, without copying it).
+    public static func parse(_ bytes: UnsafeRawBufferPointer) throws -> JSONValue {
+        if let value = JSONParser.parse(bytes) { return value }
+        return try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
     }
 
     public var typeName: String {

@@ -113,6 +113,17 @@ public final class Connection {
     /// `PRAGMA data_version`: changes when another connection commits.
     public func dataVersion() throws -> Int { try scalar("PRAGMA data_version") ?? 0 }
 
+    /// Runs `body` with the page cache allowed to grow to `kibibytes`, then returns to the
+    /// previous limit (which frees the extra pages). For bulk writes whose working set — a
+    /// randomly filled unique index, full-text segments being merged — outgrows the default
+    /// 2 MB: with it, SQLite spills and re-reads the same pages over and over.
+    public func withCacheSize<T>(kibibytes: Int, _ body: () throws -> T) throws -> T {
+        let previous = try scalar("PRAGMA cache_size") ?? -2000
+        try execute("PRAGMA cache_size = \(-kibibytes)")
+        defer { try? execute("PRAGMA cache_size = \(previous)") }
+        return try body()
+    }
+
     // MARK: - Transactions
 
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back if it throws.

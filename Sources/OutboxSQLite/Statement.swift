@@ -48,6 +48,47 @@ public final class Statement {
         guard code == SQLITE_OK else { throw connection.error(code: code, sql: sql) }
     }
 
+    // MARK: - Typed binding
+    //
+    // For loops that run one statement many times (bulk enqueue): no boxing of values, and text
+    // bound with its length. Call `reset()`, bind every parameter by its 1-based index, `execute()`.
+
+    /// Resets the statement and clears its bindings (all parameters become NULL).
+    public func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    public func bind(_ value: String?, at index: Int32) throws(SQLiteError) {
+        guard var value else { return try check(sqlite3_bind_null(handle, index)) }
+        let code = value.withUTF8 { text -> Int32 in
+            guard let base = text.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, csqlite_transient()) }
+            return base.withMemoryRebound(to: CChar.self, capacity: text.count) {
+                sqlite3_bind_text64(handle, index, $0, sqlite3_uint64(text.count), csqlite_transient(), UInt8(SQLITE_UTF8))
+            }
+        }
+        try check(code)
+    }
+
+    public func bind(_ value: Int64?, at index: Int32) throws(SQLiteError) {
+        guard let value else { return try check(sqlite3_bind_null(handle, index)) }
+        try check(sqlite3_bind_int64(handle, index, value))
+    }
+
+    public func bind(_ value: Int?, at index: Int32) throws(SQLiteError) {
+        try bind(value.map(Int64.init), at: index)
+    }
+
+    private func check(_ code: Int32) throws(SQLiteError) {
+        guard code == SQLITE_OK else { throw connection.error(code: code, sql: sql) }
+    }
+
+    /// Runs the statement with the values bound so far to completion, ignoring rows, and resets it.
+    public func execute() throws(SQLiteError) {
+        while try step() {}
+        sqlite3_reset(handle)
+    }
+
     // MARK: - Stepping
 
     /// Steps once: `true` when a row is available.

@@ -3,11 +3,41 @@ import OutboxModel
 
 /// JSON for the columns that hold structured content (recipient lists, headers, print specs).
 enum ContentCodec {
-    static func encode<T: Encodable>(_ value: T) -> String {
+    /// One encoder for every call: making one per message cost more than the encoding.
+    /// (`JSONEncoder` is thread-safe; its options are set once here.)
+    private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    static func encode<T: Encodable>(_ value: T) -> String { encodedByEncoder(value) }
+
+    private static func encodedByEncoder<T: Encodable>(_ value: T) -> String {
         // Encoding our own value types cannot fail.
-        return String(decoding: try! encoder.encode(value), as: UTF8.self)
+        String(decoding: try! encoder.encode(value), as: UTF8.self)
+    }
+
+    /// Recipient lists, written by hand when every address is plain printable ASCII with nothing
+    /// to escape (the bulk case); byte for byte what the encoder writes, which does the rest.
+    static func encode(_ recipients: Recipients) -> String {
+        let lists = [("bcc", recipients.bcc), ("cc", recipients.cc), ("reply_to", recipients.replyTo), ("to", recipients.to)]
+        var json = "{"
+        for (number, (key, addresses)) in lists.enumerated() {
+            json += number == 0 ? "\"" : ",\""
+            json += key
+            json += "\":["
+            for (index, address) in addresses.enumerated() {
+                guard address.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") })
+                else { return encodedByEncoder(recipients) }
+                json += index == 0 ? "\"" : ",\""
+                json += address
+                json += "\""
+            }
+            json += "]"
+        }
+        json += "}"
+        return json
     }
 
     static func decode<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {

@@ -13,7 +13,10 @@ struct SearchFields {
         switch content {
         case .mail(let mail):
             subject = mail.subject
-            body = [mail.textBody, mail.htmlBody].compactMap { $0 }.joined(separator: "\n")
+            switch (mail.textBody, mail.htmlBody) {
+            case (let text?, let html?): body = text + "\n" + html
+            case (let text, let html): body = text ?? html ?? ""
+            }
             recipients = ([mail.sender].compactMap { $0 } + mail.to + mail.cc + mail.bcc).joined(separator: " ")
             jobName = ""
         case .sms(let sms):

@@ -35,19 +35,25 @@ struct ImportCommand: Command {
         }
         defer { TemporaryFiles.removeAll() }
         var batch: [[NewMessage]] = []
-        var lineNumber = 0
         var keys = Set<String>()
-        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-            lineNumber += 1
-            if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { continue }
-            do {
-                let messages = try ImportLine.messages(Data(line), config: config)
-                if let key = messages.first?.idempotencyKey, !keys.insert(key).inserted {
-                    throw OutboxError.data("key '\(key)' appears twice in the file")
+        try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws in
+            var lineNumber = 0
+            var start = 0
+            while start < bytes.count {
+                lineNumber += 1
+                let end = Self.lineEnd(in: bytes, from: start)
+                let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+                start = end + 1
+                if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { continue }
+                do {
+                    let messages = try ImportLine.messages(line, config: config)
+                    if let key = messages.first?.idempotencyKey, !keys.insert(key).inserted {
+                        throw OutboxError.data("key '\(key)' appears twice in the file")
+                    }
+                    batch.append(messages)
+                } catch let error as OutboxError {
+                    throw OutboxError(error.code == .usage ? .dataError : error.code, "line \(lineNumber): \(error.message); nothing was imported")
                 }
-                batch.append(messages)
-            } catch let error as OutboxError {
-                throw OutboxError(error.code == .usage ? .dataError : error.code, "line \(lineNumber): \(error.message); nothing was imported")
             }
         }
         guard !batch.isEmpty else { throw OutboxError.data("\(path) has no messages; nothing was imported") }
@@ -61,29 +67,46 @@ struct ImportCommand: Command {
         }
         return .ok
     }
+
+    /// The index of the next newline at or after `start`, or the end of `bytes`.
+    private static func lineEnd(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+        guard start < bytes.count, let base = bytes.baseAddress,
+              let newline = memchr(base + start, 0x0A, bytes.count - start) else { return bytes.count }
+        return base.distance(to: UnsafeRawPointer(newline))
+    }
 }
 
 /// One JSON line read as the flags of its channel's compose command, so import and the
 /// commands share every check.
 enum ImportLine {
-    static func messages(_ line: Data, config: Config) throws -> [NewMessage] {
+    /// Each channel's fields, by name: built once, not per line.
+    private static let fields: [Channel: (names: [String], byName: [String: OptionSpec])] = {
+        var result: [Channel: (names: [String], byName: [String: OptionSpec])] = [:]
+        for channel in Channel.allCases {
+            let specs: [OptionSpec] = switch channel {
+            case .mail: MailComposer.specs + ComposeOptions.specs
+            case .sms: SMSComposer.specs + ComposeOptions.specs
+            case .print: PrintComposer.specs + ComposeOptions.specs + [.value("files", "FILE", "", repeatable: true)]
+            }
+            result[channel] = (specs.map(\.name), Dictionary(uniqueKeysWithValues: specs.map { ($0.name, $0) }))
+        }
+        return result
+    }()
+
+    /// The message(s) of one line; `line` is read in place, not copied.
+    static func messages(_ line: UnsafeRawBufferPointer, config: Config) throws -> [NewMessage] {
         let json: JSONValue
         do { json = try JSONValue.parse(line) } catch { throw OutboxError.data("not valid JSON") }
         guard case .object(var members) = json else { throw OutboxError.data("each line must be a JSON object") }
         guard case .string(let channelName)? = members.removeValue(forKey: "channel"), let channel = Channel(rawValue: channelName) else {
             throw OutboxError.data("\"channel\" must be \"mail\", \"sms\" or \"print\"")
         }
-        let specs: [OptionSpec] = switch channel {
-        case .mail: MailComposer.specs + ComposeOptions.specs
-        case .sms: SMSComposer.specs + ComposeOptions.specs
-        case .print: PrintComposer.specs + ComposeOptions.specs + [.value("files", "FILE", "", repeatable: true)]
-        }
-        let byName = Dictionary(uniqueKeysWithValues: specs.map { ($0.name, $0) })
+        let (names, byName) = fields[channel]!
         var args = ParsedArguments()
         for (rawKey, value) in members.sorted(by: { $0.key < $1.key }) {
-            let key = rawKey.replacingOccurrences(of: "_", with: "-")
+            let key = rawKey.utf8.contains(UInt8(ascii: "_")) ? rawKey.replacingOccurrences(of: "_", with: "-") : rawKey
             guard let spec = byName[key], key != "json" else {
-                let hint = Spelling.closest(to: key, in: specs.map(\.name)).map { " (did you mean \"\($0)\"?)" } ?? ""
+                let hint = Spelling.closest(to: key, in: names).map { " (did you mean \"\($0)\"?)" } ?? ""
                 throw OutboxError.data("unknown field \"\(rawKey)\" for a \(channel.rawValue) message\(hint)")
             }
             switch (spec.kind, value) {

@@ -78,6 +78,11 @@ enum MailComposer {
 
     /// Splits `a@x, "Doe, Jane" <j@x>` on commas outside quotes and angle brackets.
     static func splitList(_ text: String) -> [String] {
+        // Without a comma there is one part; with no space or tab at either end it needs no trimming.
+        if !text.utf8.contains(UInt8(ascii: ",")), let first = text.utf8.first, let last = text.utf8.last,
+           first > 0x20, first < 0x80, last > 0x20, last < 0x80 {
+            return [text]
+        }
         var parts: [String] = []
         var current = ""
         var quoted = false
