@@ -14,7 +14,7 @@ enum HeaderEncoding {
     static func fold(name: String, words: [String]) -> String {
         var out = name + ":"
         var lineLength = out.utf8.count
-        for (index, word) in words.enumerated() {
+        for word in words {
             let length = word.utf8.count
             // Folding may even come right after the colon, when the first word is long.
             if lineLength + 1 + length > foldWidth && lineLength > 1 {
