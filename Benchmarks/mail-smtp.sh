@@ -20,7 +20,7 @@ trap cleanup EXIT
 free_port() { /usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 wait_port() { for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/"$1") 2>/dev/null && return 0; sleep 0.05; done; echo "port $1 not up" >&2; exit 1; }
 
-swift build -c "$CONFIG" --build-tests >/dev/null
+swift build -c "$CONFIG" --build-tests -Xswiftc -enable-testing >/dev/null
 
 SINK_PORT=$(free_port)
 /usr/sbin/smtp-sink -4 -u nobody 127.0.0.1:"$SINK_PORT" 1024 >/dev/null 2>&1 & PIDS+=($!); disown
