@@ -5,7 +5,8 @@
 #
 #   Benchmarks/print-render.sh [PAGES] [PAPS_PAGES]      (CONFIG=release for an optimised build)
 #
-# Ours runs through the test bundle's PrintRenderBenchmark (renderer only, embedded defaults).
+# Ours is `outbox render` (the CLI, handing over to outbox-delivery): the same process start,
+# file read and PDF write a user gets, like the peers' command lines.
 # Debian's paps writes PostScript with glyphs as outlines: slow and large, so it gets fewer
 # pages (default 60) and its pages/s are what to compare.
 set -eu
@@ -33,11 +34,12 @@ measure() { # name output.pdf command...
 }
 
 cd "$ROOT"
-swift build -c "$CONFIG" --build-tests >/dev/null 2>&1
-XCTEST=$(find ".build/$CONFIG/" -maxdepth 1 -name '*PackageTests.xctest' | head -1)
+swift build -c "$CONFIG" >"$WORK/build.log" 2>&1 || { tail -30 "$WORK/build.log"; exit 1; }
+BIN=$(swift build -c "$CONFIG" --show-bin-path)/outbox
+export OUTBOX_DB="$WORK/outbox.sqlite" OUTBOX_CONFIG= XDG_DATA_HOME="$WORK/data" XDG_CONFIG_HOME="$WORK/config"
 
 echo "plain text, A4: $PAGES pages (paps: $PAPS_PAGES), $CONFIG build"
-export OUTBOX_BENCH_TEXT="$WORK/text.txt" OUTBOX_BENCH_OUT="$WORK/outbox.pdf"
-measure "outbox (pango/cairo)" "$WORK/outbox.pdf" "$XCTEST" --testing-library swift-testing --filter PrintRenderBenchmark
+measure "outbox (pango/cairo)" "$WORK/outbox.pdf" "$BIN" render --text-file "$WORK/text.txt" --out "$WORK/outbox.pdf" \
+    --job-name benchmark --font 'DejaVu Sans Mono 9' --line-spacing 1 --insets 36 --footer-height 20 --footer-center '{page} / {pages}'
 measure "enscript | ps2pdf" "$WORK/enscript.pdf" sh -c "enscript -q -M A4 -p - '$WORK/text.txt' | ps2pdf - '$WORK/enscript.pdf'"
 measure "paps | ps2pdf" "$WORK/paps.pdf" sh -c "paps --paper a4 '$WORK/paps.txt' | ps2pdf - '$WORK/paps.pdf'"

@@ -137,29 +137,42 @@ final class Composition {
     }
 
     /// Splits text into blocks at paragraph boundaries; a form feed starts a new page.
+    ///
+    /// Works on UTF-8 bytes: LF, CR and FF are ASCII and always break graphemes, so splitting
+    /// bytes cuts where splitting characters would, without grapheme breaking a long text.
     private func appendPlainText(_ text: String, template: TextBlock) {
-        var normalized = text.replacingOccurrences(of: "\r\n", with: "\n")
-        if normalized.hasSuffix("\n") { normalized.removeLast() }
-        for (sectionIndex, section) in normalized.split(separator: "\u{0C}", omittingEmptySubsequences: false).enumerated() {
-            var chunk = ""
+        var bytes = Array(text.utf8)
+        if bytes.contains(13) {
+            var lf: [UInt8] = []
+            lf.reserveCapacity(bytes.count)
+            for (index, byte) in bytes.enumerated() where byte != 13 || index + 1 == bytes.count || bytes[index + 1] != 10 {
+                lf.append(byte)
+            }
+            bytes = lf
+        }
+        if bytes.last == 10 { bytes.removeLast() }
+        for (sectionIndex, section) in bytes.split(separator: 12, omittingEmptySubsequences: false).enumerated() {
+            var chunkStart = section.startIndex, chunkEnd = section.startIndex
             var paragraphs = 0
             var firstOfSection = true
             func emit() {
                 var block = template
-                block.text = chunk
+                block.text = String(decoding: bytes[chunkStart..<chunkEnd], as: UTF8.self)
                 block.pageBreakBefore = sectionIndex > 0 && firstOfSection
                 blocks.append(block)
                 firstOfSection = false
-                chunk = ""
                 paragraphs = 0
             }
-            for paragraph in section.split(separator: "\n", omittingEmptySubsequences: false) {
-                if paragraphs > 0 { chunk += "\n" }
-                chunk += paragraph
+            for paragraph in section.split(separator: 10, omittingEmptySubsequences: false) {
+                if paragraphs == 0 { chunkStart = paragraph.startIndex }
+                chunkEnd = paragraph.endIndex
                 paragraphs += 1
-                if paragraphs >= Self.blockParagraphs || chunk.utf8.count >= Self.blockBytes { emit() }
+                if paragraphs >= Self.blockParagraphs || chunkEnd - chunkStart >= Self.blockBytes { emit() }
             }
-            if paragraphs > 0 || firstOfSection { emit() }
+            if paragraphs > 0 || firstOfSection {
+                if paragraphs == 0 { chunkStart = chunkEnd }
+                emit()
+            }
         }
     }
 

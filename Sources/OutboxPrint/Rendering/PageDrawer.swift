@@ -13,11 +13,14 @@ final class PageDrawer {
     private let headerFont: FontDescription
     /// The block whose layout was built last: consecutive pages mostly continue it.
     private var cached: (index: Int, block: LaidOutBlock)?
+    /// Layouts the layout pass kept: used instead of laying the same text out again.
+    private let laidOut: LaidOutBlockCache?
 
-    init(_ composition: Composition, session: RenderSession, layout: PageLayout, date: Date) {
+    init(_ composition: Composition, session: RenderSession, layout: PageLayout, laidOut: LaidOutBlockCache? = nil, date: Date) {
         self.composition = composition
         self.session = session
         self.layout = layout
+        self.laidOut = laidOut
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyy-MM-dd"
@@ -54,6 +57,9 @@ final class PageDrawer {
             let laid: LaidOutBlock
             if let cached, cached.index == index {
                 laid = cached.block
+            } else if let kept = laidOut?.take(index) {
+                laid = kept
+                cached = (index, kept)
             } else {
                 laid = try LaidOutBlock(block, width: width, font: composition.fonts[block.font], context: session.context)
                 cached = (index, laid)

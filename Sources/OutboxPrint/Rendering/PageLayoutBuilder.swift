@@ -9,6 +9,8 @@ import OutboxModel
 final class PageLayoutBuilder {
     private let composition: Composition
     private let context: OpaquePointer
+    /// Where text layouts go for the draw pass to reuse; `nil` when nothing is drawn.
+    private let cache: LaidOutBlockCache?
     private var layout = PageLayout()
     private var geometry: PageGeometry
     private var decorated = false
@@ -16,9 +18,10 @@ final class PageLayoutBuilder {
     /// Something is on the current page: the next line that does not fit breaks the page.
     private var used = false
 
-    init(_ composition: Composition, session: RenderSession) {
+    init(_ composition: Composition, session: RenderSession, cache: LaidOutBlockCache? = nil) {
         self.composition = composition
         context = session.context
+        self.cache = cache
         geometry = PageGeometry(size: composition.paper, margin: 72)
     }
 
@@ -84,6 +87,7 @@ final class PageLayoutBuilder {
         if block.pageBreakBefore && used { newPage() }
         if used { y += block.spaceBefore }
         let laid = try LaidOutBlock(block, width: body.width, font: composition.fonts[block.font], context: context)
+        cache?.keep(laid, index: index, bytes: block.text.utf8.count)
         var first = 0, count = 0, top = y
         for (number, line) in laid.lines.enumerated() {
             if used && y + line.height > body.maxY + 0.01 {

@@ -37,9 +37,10 @@ public struct PrintRenderer {
             let composition = try Composition(job: job, defaults: defaults, files: files)
             let session = try RenderSession(path: path, firstPage: composition.paper, fontFiles: composition.fontFiles)
             do {
-                let layout = try PageLayoutBuilder(composition, session: session).build()
+                let laidOut = LaidOutBlockCache()
+                let layout = try PageLayoutBuilder(composition, session: session, cache: laidOut).build()
                 let selected = try composition.selection(of: layout)
-                try PageDrawer(composition, session: session, layout: layout, date: date).draw(selected)
+                try PageDrawer(composition, session: session, layout: layout, laidOut: laidOut, date: date).draw(selected)
                 try session.close()
                 return selected.count
             } catch {

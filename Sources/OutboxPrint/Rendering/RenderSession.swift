@@ -59,6 +59,9 @@ final class RenderSession {
             throw PrintRenderError(.internal, "pango_font_map_create_context failed")
         }
         pango_cairo_update_context(cr, context)
+        // Glyphs at the font's own advances: rounding them to whole points (Pango's default)
+        // spaces letters unevenly and makes cairo write a kerning number between every glyph.
+        pango_context_set_round_glyph_positions(context, 0)
         self.surface = surface
         self.cr = cr
         self.fontMap = fontMap
