@@ -14,7 +14,7 @@ enum Help {
         let width = CommandRegistry.all.map { $0.name.count }.max() ?? 10
         for command in CommandRegistry.all {
             let alias = command.aliases.isEmpty ? "" : " (alias: \(command.aliases.joined(separator: ", ")))"
-            text += "  \(command.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(command.abstract)\(alias)\n"
+            text += "  \(command.name.paddedOrTruncated(toLength: width))  \(command.abstract)\(alias)\n"
         }
         text += """
 
@@ -47,7 +47,7 @@ enum Help {
             let usage = option.usage
             return usage.count > width
                 ? "  \(usage)\n  \(String(repeating: " ", count: width))  \(option.help)"
-                : "  \(usage.padding(toLength: width, withPad: " ", startingAt: 0))  \(option.help)"
+                : "  \(usage.paddedOrTruncated(toLength: width))  \(option.help)"
         }.joined(separator: "\n")
     }
 }

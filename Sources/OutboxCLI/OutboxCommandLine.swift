@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OutboxModel
 import OutboxStore
 
@@ -76,7 +76,7 @@ public enum OutboxCommandLine {
         case let error as OutboxError: (error.code, error.message)
         default: (.software, "internal error: \(error)")
         }
-        FileHandle.standardError.write(Data("outbox: \(message)\n".utf8))
+        SystemFile.standardError.write("outbox: \(message)\n")
         return code.rawValue
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OutboxModel
 import Synchronization
 
@@ -36,7 +36,7 @@ public final class Log: Sendable {
         line += " " + event
         for (key, value) in details { line += " \(key)=\(Self.quote(value))" }
         line += "\n"
-        if let write = sink.withLock({ $0 }) { write(line) } else { FileHandle.standardError.write(Data(line.utf8)) }
+        if let write = sink.withLock({ $0 }) { write(line) } else { SystemFile.standardError.write(line) }
     }
 
     public func debug(_ event: String, id: Int64? = nil, channel: Channel? = nil, _ details: KeyValuePairs<String, String> = [:]) {
@@ -53,7 +53,7 @@ public final class Log: Sendable {
     }
 
     static func quote(_ value: String) -> String {
-        let flat = value.replacingOccurrences(of: "\n", with: "\\n")
-        return flat.contains(" ") || flat.isEmpty ? "\"\(flat.replacingOccurrences(of: "\"", with: "\\\""))\"" : flat
+        let flat = value.replacingEvery("\n", with: "\\n")
+        return flat.contains(" ") || flat.isEmpty ? "\"\(flat.replacingEvery("\"", with: "\\\""))\"" : flat
     }
 }

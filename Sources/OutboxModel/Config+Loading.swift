@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Config {
     /// Loads and strictly checks a config file: unknown keys, wrong types and inline secrets are
@@ -37,7 +37,7 @@ extension Config {
 
     static func describe(_ error: Error) -> String {
         if case DecodingError.dataCorrupted(let context) = error {
-            return (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String ?? context.debugDescription
+            return (context.underlyingError as? CocoaError)?.userInfo["NSDebugDescription"] as? String ?? context.debugDescription
         }
         return "\(error)"
     }

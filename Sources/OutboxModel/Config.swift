@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The whole configuration. Every key is optional: `Config()` is the embedded default, which
 /// captures mail and SMS to directories and renders print jobs to PDF, so the tool works on a

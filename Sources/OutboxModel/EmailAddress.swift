@@ -12,14 +12,14 @@ public struct EmailAddress: Sendable, Equatable, CustomStringConvertible {
             return
         }
         try HeaderText.checkSafe(text, field: "address")
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSpaces()
         var name: String?
         var spec = trimmed
         if trimmed.hasSuffix(">"), let open = trimmed.lastIndex(of: "<") {
             spec = String(trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)])
-            var display = trimmed[..<open].trimmingCharacters(in: .whitespaces)
+            var display = trimmed[..<open].trimmingSpaces()
             if display.count >= 2, display.hasPrefix("\""), display.hasSuffix("\"") {
-                display = String(display.dropFirst().dropLast()).replacingOccurrences(of: "\\\"", with: "\"")
+                display = String(display.dropFirst().dropLast()).replacingEvery("\\\"", with: "\"")
             }
             name = display.isEmpty ? nil : display
         }

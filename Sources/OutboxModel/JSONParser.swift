@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A strict RFC 8259 reader of UTF-8 bytes into `JSONValue`, for the hot path of `import`
 /// (a `JSONDecoder` with `Decodable` dispatch per value costs several times more per line).

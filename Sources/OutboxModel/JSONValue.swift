@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A parsed JSON document, for strict readers that must name the key path of anything wrong
 /// (config files, `import` lines). Read by `JSONParser`, with Foundation's `JSONDecoder` as the judge

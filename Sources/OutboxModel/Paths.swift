@@ -1,10 +1,10 @@
-import Foundation
+import FoundationEssentials
 
 /// XDG locations and `~` expansion.
 public enum Paths {
     public static var environment: [String: String] { ProcessInfo.processInfo.environment }
 
-    public static var home: String { environment["HOME"] ?? NSHomeDirectory() }
+    public static var home: String { environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path }
 
     /// `$XDG_DATA_HOME/outbox`, else `~/.local/share/outbox`.
     public static var dataDirectory: String {
@@ -34,5 +34,43 @@ public enum Paths {
         let home = self.home
         if !home.isEmpty, home != "/", path.hasPrefix(home + "/") { return "~" + path.dropFirst(home.count) }
         return path
+    }
+
+    /// `NSTemporaryDirectory()`: `$TMPDIR` with a trailing slash, else `/tmp/`.
+    public static var temporaryDirectory: String {
+        guard let tmp = environment["TMPDIR"], !tmp.isEmpty else { return "/tmp/" }
+        return tmp.hasSuffix("/") ? tmp : tmp + "/"
+    }
+
+    // MARK: - NSString's path arithmetic
+
+    /// `lastPathComponent`: `/a/b/` → `b`, `/` → `/`, `` → ``.
+    public static func lastComponent(_ path: String) -> String {
+        let trimmed = trimmingTrailingSlashes(path)
+        if trimmed == "/" { return "/" }
+        guard let slash = trimmed.lastIndex(of: "/") else { return trimmed }
+        return String(trimmed[trimmed.index(after: slash)...])
+    }
+
+    /// `deletingLastPathComponent`: `/a/b` → `/a`, `/a` → `/`, `a` → ``, `/` → `/`.
+    public static func deletingLastComponent(_ path: String) -> String {
+        let trimmed = trimmingTrailingSlashes(path)
+        if trimmed == "/" { return "/" }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "" }
+        let parent = trimmingTrailingSlashes(String(trimmed[..<slash]))
+        return parent.isEmpty ? "/" : parent
+    }
+
+    /// `appendingPathComponent`: `/a` + `b` → `/a/b`, `/a/` + `b` → `/a/b`, `` + `b` → `b`.
+    public static func appending(_ path: String, _ component: String) -> String {
+        if path.isEmpty { return component }
+        if component.isEmpty { return path }
+        return trimmingTrailingSlashes(path) == "/" ? "/" + component : trimmingTrailingSlashes(path) + "/" + component
+    }
+
+    private static func trimmingTrailingSlashes(_ path: String) -> String {
+        var path = Substring(path)
+        while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
+        return String(path)
     }
 }

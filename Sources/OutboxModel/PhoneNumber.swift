@@ -3,7 +3,7 @@ public enum PhoneNumber {
     /// Normalises `text`: spaces, dashes, dots and brackets are dropped; `00` becomes `+`; a
     /// national number (leading `0`) gets `defaultCountryCode` in place of its trunk prefix.
     public static func normalize(_ text: String, defaultCountryCode: String?) throws(OutboxError) -> String {
-        let original = text.trimmingCharacters(in: .whitespaces)
+        let original = text.trimmingSpaces()
         var number = original.filter { !" -./()\t".contains($0) }
         if number.hasPrefix("00") { number = "+" + number.dropFirst(2) }
         if !number.hasPrefix("+") {

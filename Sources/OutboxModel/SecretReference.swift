@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A secret given by reference only: an environment variable or a file. The value is read when
 /// needed and never stored, logged or printed.
@@ -25,7 +25,7 @@ public struct SecretReference: Sendable, Equatable, CustomStringConvertible {
             guard let data = FileManager.default.contents(atPath: file) else {
                 throw .config("cannot read the secret file \(file) named in the config")
             }
-            return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
+            return String(decoding: data, as: UTF8.self).trimmingLineBreaks()
         }
         return nil
     }

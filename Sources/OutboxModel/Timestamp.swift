@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Milliseconds since the Unix epoch, UTC: how every time is stored.
 public typealias Milliseconds = Int64
@@ -19,23 +22,32 @@ public enum Timestamp {
         let millis = Int((ms % 1000 + 1000) % 1000)
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), millis)
+        return digits(Int(parts.tm_year) + 1900, 4) + "-" + digits(Int(parts.tm_mon) + 1, 2) + "-" + digits(Int(parts.tm_mday), 2)
+            + "T" + digits(Int(parts.tm_hour), 2) + ":" + digits(Int(parts.tm_min), 2) + ":" + digits(Int(parts.tm_sec), 2)
+            + "." + digits(millis, 3) + "Z"
     }
 
     /// A short local time for tables: "2026-11-29 13:45".
     public static func short(_ ms: Milliseconds) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        return formatter.string(from: date(ms))
+        var seconds = time_t(ms >= 0 ? ms / 1000 : (ms - 999) / 1000)
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        return digits(Int(parts.tm_year) + 1900, 4) + "-" + digits(Int(parts.tm_mon) + 1, 2) + "-" + digits(Int(parts.tm_mday), 2)
+            + " " + digits(Int(parts.tm_hour), 2) + ":" + digits(Int(parts.tm_min), 2)
+    }
+
+    /// `value` in decimal, zero-padded to `width` (as `%0*d`).
+    static func digits(_ value: Int, _ width: Int) -> String {
+        let text = String(value.magnitude)
+        let padded = text.count < width ? String(repeating: "0", count: width - text.count) + text : text
+        return value < 0 ? "-" + padded : padded
     }
 
     /// Parses a user-given time: ISO 8601 (`2026-12-01T09:00:00Z`, `2026-12-01 09:00`,
     /// `2026-12-01`), a Unix time in seconds (`@1767225600`), or a relative time (`+10m`, `-2h`,
     /// `7d` meaning that long ago for `--since`). `relativeSign` says which way a bare `7d` goes.
     public static func parse(_ text: String, now: Milliseconds = now(), relativeSign: Int64 = -1) -> Milliseconds? {
-        let text = text.trimmingCharacters(in: .whitespaces)
+        let text = text.trimmingSpaces()
         if text == "now" { return now }
         if text.hasPrefix("@"), let seconds = Double(text.dropFirst()) { return Milliseconds(seconds * 1000) }
         if let first = text.first, first == "+" || first == "-" || first.isNumber,
@@ -44,18 +56,7 @@ public enum Timestamp {
             let sign: Int64 = first == "+" ? 1 : first == "-" ? -1 : relativeSign
             return now + sign * duration
         }
-        let iso = ISO8601DateFormatter()
-        for options: ISO8601DateFormatter.Options in [[.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime]] {
-            iso.formatOptions = options
-            if let date = iso.date(from: text) { return milliseconds(date) }
-        }
-        let local = DateFormatter()
-        local.locale = Locale(identifier: "en_US_POSIX")
-        for format in ["yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd HH:mm", "yyyy-MM-dd"] {
-            local.dateFormat = format
-            if let date = local.date(from: text) { return milliseconds(date) }
-        }
-        return nil
+        return TimeText.parse(text)
     }
 }
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Random (version 4) UUIDs as lowercase text, for bulk use: `UUID()` opens and reads
 /// `/dev/urandom` once per call, which was a tenth of the time of a bulk `import`. This reads

@@ -1,5 +1,5 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
 
 /// One SQLite connection, set up the way the outbox needs it: WAL, `synchronous=NORMAL`,
 /// foreign keys, a busy timeout and extended result codes.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A value bound to or read from a statement.
 public enum SQLiteValue: Sendable, Equatable {

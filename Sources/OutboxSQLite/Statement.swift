@@ -1,5 +1,5 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
 
 /// A prepared statement. Finalized in `deinit`; confined to its connection's thread.
 public final class Statement {

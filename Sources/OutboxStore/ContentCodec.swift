@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OutboxModel
 
 /// JSON for the columns that hold structured content (recipient lists, headers, print specs).

@@ -34,7 +34,7 @@ public struct HistoryFilter: Sendable, Equatable {
         text.split(whereSeparator: { $0.isWhitespace }).map { word in
             let prefix = word.hasSuffix("*") && word.count > 1
             let bare = prefix ? word.dropLast() : word[...]
-            return "\"" + bare.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (prefix ? "*" : "")
+            return "\"" + bare.replacingEvery("\"", with: "\"\"") + "\"" + (prefix ? "*" : "")
         }.joined(separator: " ")
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OutboxModel
 import OutboxSQLite
 
@@ -15,12 +15,12 @@ extension OutboxStore {
 
     /// Reads `path` once to learn its size and SHA-256. Missing or unreadable → exit 66.
     public static func hashFile(_ path: String) throws -> HashedFile {
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw OutboxError.noInput("cannot read \(path): no such file")
         }
-        guard !isDirectory.boolValue else { throw OutboxError.noInput("cannot read \(path): it is a directory") }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        guard !isDirectory else { throw OutboxError.noInput("cannot read \(path): it is a directory") }
+        guard let handle = SystemFile(forReadingAtPath: path) else {
             throw OutboxError.noInput("cannot read \(path): permission denied")
         }
         defer { try? handle.close() }
@@ -32,7 +32,7 @@ extension OutboxStore {
                 size += chunk.count
             }
         } catch {
-            throw OutboxError.noInput("cannot read \(path): \((error as NSError).localizedDescription)")
+            throw OutboxError.noInput("cannot read \(path): \(ErrorText.describe(error))")
         }
         return HashedFile(path: path, size: size, sha256: hasher.finalizeHex())
     }
@@ -44,7 +44,7 @@ extension OutboxStore {
         try db.run("INSERT INTO blob (sha256, size, data) VALUES (?, ?, zeroblob(?))", [file.sha256, file.size, file.size])
         let rowID = db.lastInsertRowID
         guard file.size > 0 else { return }
-        guard let handle = FileHandle(forReadingAtPath: file.path) else {
+        guard let handle = SystemFile(forReadingAtPath: file.path) else {
             throw OutboxError.noInput("cannot read \(file.path): it disappeared while being stored")
         }
         defer { try? handle.close() }
@@ -73,7 +73,7 @@ extension OutboxStore {
     /// Copies a stored blob to a file in chunks.
     public func exportBlob(sha256: String, to path: String) throws {
         let reader = try openBlob(sha256: sha256)
-        guard FileManager.default.createFile(atPath: path, contents: nil), let out = FileHandle(forWritingAtPath: path) else {
+        guard let out = SystemFile(creatingAtPath: path) else {
             throw OutboxError(.cantCreate, "cannot create \(path)")
         }
         defer { try? out.close() }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OutboxModel
 import OutboxSQLite
 
@@ -21,12 +21,12 @@ public final class OutboxStore {
     /// migrations. A file that is not SQLite, not an outbox database, or newer than this binary
     /// is refused without being changed.
     public static func open(path: String, migrate: Bool = true) throws -> OutboxStore {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = Paths.deletingLastComponent(path)
         if !directory.isEmpty && !FileManager.default.fileExists(atPath: directory) {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             } catch {
-                throw OutboxError(.cantCreate, "cannot create the database directory \(directory): \((error as NSError).localizedDescription). Choose another place with --db or OUTBOX_DB")
+                throw OutboxError(.cantCreate, "cannot create the database directory \(directory): \(ErrorText.describe(error)). Choose another place with --db or OUTBOX_DB")
             }
         }
         let db: Connection

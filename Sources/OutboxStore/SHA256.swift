@@ -1,5 +1,6 @@
 import CCrypto
-import Foundation
+import FoundationEssentials
+import OutboxModel
 
 /// Streaming SHA-256 through OpenSSL's EVP interface.
 public final class SHA256 {
@@ -24,13 +25,14 @@ public final class SHA256 {
         var digest = [UInt8](repeating: 0, count: 32)
         var length: UInt32 = 0
         EVP_DigestFinal_ex(context, &digest, &length)
-        return digest.map { String(format: "%02x", $0) }.joined()
+        let hex = Array("0123456789abcdef".utf8)
+        return String(decoding: digest.flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 0x0F)]] }, as: UTF8.self)
     }
 
     /// Hashes a whole file in 1 MiB chunks.
     public static func hex(ofFile path: String) throws -> String {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: path])
+        guard let handle = SystemFile(forReadingAtPath: path) else {
+            throw CocoaError(.fileReadNoSuchFile, userInfo: ["NSFilePath": path])
         }
         defer { try? handle.close() }
         let hasher = SHA256()

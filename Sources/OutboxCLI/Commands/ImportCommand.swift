@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import OutboxModel
 import OutboxStore
 
@@ -27,7 +28,7 @@ struct ImportCommand: Command {
         let config = try context.config()
         let path = args.positionals.first ?? "-"
         let data: Data
-        if path == "-" { data = FileHandle.standardInput.readDataToEndOfFile() } else {
+        if path == "-" { data = (try? SystemFile.standardInput.readToEnd()) ?? Data() } else {
             guard let contents = FileManager.default.contents(atPath: Paths.expand(path)) else {
                 throw OutboxError.noInput("cannot read \(path): no such file or not readable")
             }
@@ -104,7 +105,7 @@ enum ImportLine {
         let (names, byName) = fields[channel]!
         var args = ParsedArguments()
         for (rawKey, value) in members.sorted(by: { $0.key < $1.key }) {
-            let key = rawKey.utf8.contains(UInt8(ascii: "_")) ? rawKey.replacingOccurrences(of: "_", with: "-") : rawKey
+            let key = rawKey.utf8.contains(UInt8(ascii: "_")) ? rawKey.replacingEvery("_", with: "-") : rawKey
             guard let spec = byName[key], key != "json" else {
                 let hint = Spelling.closest(to: key, in: names).map { " (did you mean \"\($0)\"?)" } ?? ""
                 throw OutboxError.data("unknown field \"\(rawKey)\" for a \(channel.rawValue) message\(hint)")

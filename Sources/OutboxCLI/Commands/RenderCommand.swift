@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OutboxModel
 
 /// The seeds' Printer Simulator: the PDF a print job would produce, without queueing it.

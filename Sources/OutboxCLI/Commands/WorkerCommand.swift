@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OutboxEngine
 import OutboxModel
 import OutboxStore

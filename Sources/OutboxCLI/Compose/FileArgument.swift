@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OutboxModel
 
 /// A file named on the command line: `FILE[;type=MIME][;name=NAME]`, or `-` for stdin (spooled
@@ -27,22 +27,22 @@ struct FileArgument {
             return FileArgument(path: path, filename: name ?? "stdin", mimeType: mime)
         }
         path = Paths.expand(path)
-        return FileArgument(path: path, filename: name ?? (path as NSString).lastPathComponent, mimeType: mime)
+        return FileArgument(path: path, filename: name ?? Paths.lastComponent(path), mimeType: mime)
     }
 
     /// Copies stdin to a temporary file in chunks.
     static func spoolStandardInput() throws(OutboxError) -> String {
-        let path = NSTemporaryDirectory() + "outbox-stdin-\(UUID().uuidString)"
-        guard FileManager.default.createFile(atPath: path, contents: nil), let out = FileHandle(forWritingAtPath: path) else {
-            throw OutboxError(.cantCreate, "cannot create a temporary file for standard input in \(NSTemporaryDirectory())")
+        let path = Paths.temporaryDirectory + "outbox-stdin-\(UUID().uuidString)"
+        guard let out = SystemFile(creatingAtPath: path) else {
+            throw OutboxError(.cantCreate, "cannot create a temporary file for standard input in \(Paths.temporaryDirectory)")
         }
         defer { try? out.close() }
         do {
-            while let chunk = try FileHandle.standardInput.read(upToCount: 1 << 20), !chunk.isEmpty {
+            while let chunk = try SystemFile.standardInput.read(upToCount: 1 << 20), !chunk.isEmpty {
                 try out.write(contentsOf: chunk)
             }
         } catch {
-            throw .io("cannot read standard input: \(error.localizedDescription)")
+            throw .io("cannot read standard input: \(ErrorText.describe(error))")
         }
         TemporaryFiles.register(path)
         return path
@@ -50,11 +50,11 @@ struct FileArgument {
 
     /// The first bytes of the file, for sniffing its type.
     static func head(_ path: String, count: Int = 4096) throws(OutboxError) -> [UInt8] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory else {
             throw .noInput("cannot read \(path): no such file")
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw .noInput("cannot read \(path): permission denied") }
+        guard let handle = SystemFile(forReadingAtPath: path) else { throw .noInput("cannot read \(path): permission denied") }
         defer { try? handle.close() }
         return [UInt8]((try? handle.read(upToCount: count)) ?? Data())
     }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import OutboxModel
 
 /// Builds a mail from `outbox mail` flags (or an `import` line read as flags).
@@ -40,8 +41,8 @@ enum MailComposer {
         var headers: [MailHeader] = []
         for raw in args.all("header") {
             guard let colon = raw.firstIndex(of: ":") else { throw OutboxError.usage("--header '\(raw)' must look like 'Name: value'") }
-            let name = raw[..<colon].trimmingCharacters(in: .whitespaces)
-            let value = raw[raw.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let name = raw[..<colon].trimmingSpaces()
+            let value = raw[raw.index(after: colon)...].trimmingSpaces()
             guard !name.isEmpty, name.allSatisfy({ $0.isASCII && $0 != " " && $0 != ":" && !$0.isNewline && $0 != "\0" && !($0.asciiValue.map { $0 < 33 || $0 > 126 } ?? true) }) else {
                 throw OutboxError.data("--header '\(raw)': '\(name)' is not a valid header name")
             }
@@ -98,14 +99,14 @@ enum MailComposer {
             }
         }
         parts.append(current)
-        return parts.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return parts.map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
     }
 
     /// Reads a UTF-8 text file (or stdin for `-`).
     static func readText(_ path: String, what: String) throws(OutboxError) -> String {
         let data: Data
         if path == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
+            data = (try? SystemFile.standardInput.readToEnd()) ?? Data()
         } else {
             let expanded = Paths.expand(path)
             guard let contents = FileManager.default.contents(atPath: expanded) else {

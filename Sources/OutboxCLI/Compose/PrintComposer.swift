@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OutboxModel
 
 /// Builds a print job from `outbox print` / `outbox render` flags: print info plus either the
@@ -55,10 +55,10 @@ enum PrintComposer {
             formatter = PrintFormatter(kind: .text, text: text)
         } else if let path = args.value("text-file") {
             formatter = PrintFormatter(kind: .text, text: try MailComposer.readText(path, what: "--text-file"))
-            firstName = path == "-" ? nil : (path as NSString).lastPathComponent
+            firstName = path == "-" ? nil : Paths.lastComponent(path)
         } else if let path = args.value("html-file") {
             formatter = PrintFormatter(kind: .markup, text: try MailComposer.readText(path, what: "--html-file"))
-            firstName = path == "-" ? nil : (path as NSString).lastPathComponent
+            firstName = path == "-" ? nil : Paths.lastComponent(path)
         } else {
             for spec in args.positionals {
                 let file = try FileArgument.parse(spec)
@@ -78,7 +78,7 @@ enum PrintComposer {
             }
         }
         if var f = formatter {
-            guard let text = f.text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            guard let text = f.text, !text.trimmingSpacesAndLineBreaks().isEmpty else {
                 throw OutboxError.data("nothing to print: the text is empty")
             }
             f.font = args.value("font")
@@ -164,7 +164,7 @@ enum PrintComposer {
                 startPage = page - 1
             }
             let text = try MailComposer.readText(path, what: "--append")
-            guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            guard !text.trimmingSpacesAndLineBreaks().isEmpty else {
                 throw OutboxError.data("nothing to print in --append \(path): the file is empty")
             }
             let isMarkup = text.drop(while: { $0.isWhitespace }).first == "<"
@@ -200,7 +200,7 @@ enum PrintComposer {
     }
 
     static func parseInsets(_ text: String) throws(OutboxError) -> EdgeInsets {
-        let values = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        let values = text.split(separator: ",").compactMap { Double($0.trimmingSpaces()) }
         guard values.allSatisfy({ $0 >= 0 && $0 < 1000 }) else { throw .usage("--insets values must be points from 0 to 1000") }
         switch values.count {
         case 1: return EdgeInsets(top: values[0], left: values[0], bottom: values[0], right: values[0])

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import OutboxModel
 
 /// Builds SMS messages from `outbox sms` flags: one message per recipient.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import OutboxModel
 import Synchronization
 
@@ -33,6 +34,6 @@ public enum DeliveryProgram {
     /// `outbox-delivery` in the directory of the running executable.
     static func siblingPath() -> String {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return ((executable as NSString).deletingLastPathComponent as NSString).appendingPathComponent(executableName)
+        return Paths.appending(Paths.deletingLastComponent(executable), executableName)
     }
 }

@@ -16,7 +16,7 @@ public struct Table {
         return all.map { row in
             row.enumerated().map { i, cell in
                 let text = cell.count > maxWidth ? String(cell.prefix(maxWidth - 1)) + "…" : cell
-                return i == row.count - 1 ? text : text.padding(toLength: widths[i], withPad: " ", startingAt: 0)
+                return i == row.count - 1 ? text : text.paddedOrTruncated(toLength: widths[i])
             }.joined(separator: "  ")
         }.joined(separator: "\n")
     }

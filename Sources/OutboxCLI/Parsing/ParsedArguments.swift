@@ -52,7 +52,7 @@ public struct ParsedArguments: Sendable {
     public func ids(_ what: String = "ID") throws(OutboxError) -> [Int64] {
         var ids: [Int64] = []
         for text in positionals {
-            guard let id = Int64(text.trimmingCharacters(in: CharacterSet(charactersIn: "#"))), id > 0 else {
+            guard let id = Int64(text.trimmingScalars(where: { $0 == "#" })), id > 0 else {
                 throw .usage("'\(text)' is not a message id: ids are the numbers `outbox history` shows")
             }
             ids.append(id)
@@ -81,4 +81,4 @@ public struct ParsedArguments: Sendable {
     }
 }
 
-import Foundation
+import FoundationEssentials

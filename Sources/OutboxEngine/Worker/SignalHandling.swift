@@ -1,5 +1,6 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// SIGINT and SIGTERM as Dispatch sources: the first asks for a graceful stop, the second
 /// means "now". The default handlers are ignored while installed and restored by `cancel()`.
