@@ -59,6 +59,9 @@ final class RenderSession {
             throw PrintRenderError(.internal, "pango_font_map_create_context failed")
         }
         pango_cairo_update_context(cr, context)
+        // A PDF surface counts in points: at Pango's default 96 dpi "DejaVu Serif 11" would be
+        // set at 14.7 pt. At 72 dpi a point size is what lands on the page.
+        pango_cairo_context_set_resolution(context, 72)
         // Glyphs at the font's own advances: rounding them to whole points (Pango's default)
         // spaces letters unevenly and makes cairo write a kerning number between every glyph.
         pango_context_set_round_glyph_positions(context, 0)
