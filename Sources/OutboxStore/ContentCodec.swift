@@ -40,8 +40,11 @@ enum ContentCodec {
         return json
     }
 
+    /// One decoder as well: the worker decodes every claimed message's content.
+    private static let decoder = JSONDecoder()
+
     static func decode<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {
-        try JSONDecoder().decode(type, from: Data(text.utf8))
+        try decoder.decode(type, from: Data(text.utf8))
     }
 
     struct Recipients: Codable {
