@@ -19,8 +19,7 @@ enum Help {
         text += """
 
             global options:
-            \(optionLines(GlobalOptions.specs))
-              --version  print the version
+            \(optionLines(GlobalOptions.specs + [.flag("version", "print the version")]))
 
             `outbox COMMAND --help` shows a command's options. Exit codes follow sysexits(3):
             0 ok, 64 usage, 65 bad data, 66 missing input, 69 unavailable, 70 internal,
