@@ -21,11 +21,7 @@ public struct SinkServices: DeliveryServices {
         try PrintPreview.render(job: job, files: files, config: config.print, out: out)
     }
 
-    public func printers(config: Config) throws -> [PrinterListing] {
-        try PrinterCatalog.list(config: config.print).map {
-            PrinterListing(name: $0.name, isDefault: $0.isDefault, info: $0.info, location: $0.location, state: $0.state,
-                           stateReasons: $0.stateReasons, acceptingJobs: $0.acceptingJobs, duplex: $0.duplex,
-                           color: $0.color, media: $0.media)
-        }
+    public func printers(config: Config) throws -> [PrinterInfo] {
+        try PrinterCatalog.list(config: config.print)
     }
 }

@@ -34,24 +34,12 @@ struct MainJobTests {
         #expect(eml.contains("filename=\"agenda.txt\""))
 
         // The PDF: two pages, the second formatter on page 2, the header only there.
-        let text = try run("/usr/bin/pdftotext", ["-layout", out + "/pdf/" + pdf[0], "-"])
+        let text = String(decoding: try SMTPFixtures.run("/usr/bin/pdftotext", ["-layout", out + "/pdf/" + pdf[0], "-"]).output, as: UTF8.self)
         let pages = text.split(separator: "\u{0C}", omittingEmptySubsequences: false).map(String.init)
         #expect(pages.count >= 2)
         #expect(pages[0].contains("Agenda") && !pages[0].contains("Ada") && pages[0].contains("page 1 of 2"))
         #expect(pages[1].contains("Chords") && pages[1].contains("Ada") && pages[1].contains("page 2 of 2"))
         let show = cli.ok("show", "3", "--json").stdout
         #expect(show.contains("\"pages\":2"))
-    }
-
-    func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
     }
 }

@@ -16,33 +16,5 @@ public protocol DeliveryServices: Sendable {
     /// Renders a print job to `out`; returns the page count.
     func renderPreview(_ job: PrintJob, files: [Int: String], config: Config, out: String) throws -> Int
     /// CUPS destinations.
-    func printers(config: Config) throws -> [PrinterListing]
-}
-
-/// One CUPS destination, as `outbox printers` shows it.
-public struct PrinterListing: Sendable, Equatable {
-    public var name: String
-    public var isDefault: Bool
-    public var info: String?
-    public var location: String?
-    public var state: String
-    public var stateReasons: String
-    public var acceptingJobs: Bool
-    public var duplex: Bool
-    public var color: Bool
-    public var media: [String]
-
-    public init(name: String, isDefault: Bool, info: String?, location: String?, state: String, stateReasons: String,
-                acceptingJobs: Bool, duplex: Bool, color: Bool, media: [String]) {
-        self.name = name
-        self.isDefault = isDefault
-        self.info = info
-        self.location = location
-        self.state = state
-        self.stateReasons = stateReasons
-        self.acceptingJobs = acceptingJobs
-        self.duplex = duplex
-        self.color = color
-        self.media = media
-    }
+    func printers(config: Config) throws -> [PrinterInfo]
 }
