@@ -50,6 +50,7 @@ extension OutboxStore {
                 found = nil
             }
             guard let (messageID, state, attempts) = found else { return .unknown }
+            if state == MessageState.sending.rawValue { return .early }
             guard state == MessageState.submitted.rawValue else { return .ignored }
             if let printResult { try upsertPrintResult(messageID, printResult, now: now) }
             switch outcome {

@@ -222,6 +222,20 @@ import Testing
         #expect(try f.attempts(id).map(\.outcome) == [.submitted, .delivered])
     }
 
+    /// Kannel can call the dlr-url before its HTTP answer reaches us: the report arrives while
+    /// the message is still `sending`. It must be kept and applied once the submission is committed.
+    @Test func aReportThatArrivesBeforeTheSubmissionIsCommittedStillSettles() async throws {
+        let f = try Fixture()
+        let id = try f.queue([Fixture.sms(1)])[0]
+        let sink = EarlyReportingSink()
+        let worker = f.worker([sink])
+        worker.followUpInterval = 3_600_000
+        let running = RunningWorker(worker)
+        #expect(waitUntil { (try? f.state(id)) == .sent })
+        #expect(running.stop())
+        #expect(try f.attempts(id).map(\.outcome) == [.submitted, .delivered])
+    }
+
     @Test func attachmentsStreamFromTheStore() throws {
         let f = try Fixture()
         let file = f.directory.file("big.bin")
@@ -255,5 +269,24 @@ final class ReportingSink: Sink {
     }
     func followUp(_ message: SubmittedMessage) -> FollowUp? {
         FollowUp(outcome: .delivered, code: "dlr 1", detail: "delivered to handset")
+    }
+}
+
+/// Pushes the delivery report from inside `deliver`, before the receipt is returned.
+final class EarlyReportingSink: Sink, @unchecked Sendable {
+    let channel = Channel.sms
+    let name = "early-reporting"
+    var destinationDescription: String { "test" }
+    private let report = Mutex<(@Sendable (DeliveryReport) -> Void)?>(nil)
+
+    func startReceivingReports(_ report: @escaping @Sendable (DeliveryReport) -> Void) throws(SinkError) {
+        self.report.withLock { $0 = report }
+    }
+
+    func deliver(_ delivery: Delivery) throws(SinkError) -> DeliveryReceipt {
+        report.withLock { $0 }?(DeliveryReport(uid: delivery.uid, outcome: .delivered, code: "dlr 1"))
+        // Give the worker's queue time to see the report first.
+        usleep(50_000)
+        return DeliveryReceipt(outcome: .submitted, remoteID: "gw-\(delivery.messageID)")
     }
 }

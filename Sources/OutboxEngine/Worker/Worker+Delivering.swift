@@ -190,6 +190,7 @@ extension Worker {
         pending.removeAll()
         pendingChannels.removeAll()
         for index in batch.indices { record(batch[index], effects[index], channel: channels[index]) }
+        retryEarlyReports()
     }
 
     private func record(_ c: DeliveryCompletion, _ effect: CompletionEffect, channel: Channel) {

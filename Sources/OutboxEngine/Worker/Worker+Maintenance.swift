@@ -161,11 +161,35 @@ extension Worker {
                                                code: report.code, detail: report.detail, worker: owner)
             if effect == .unknown {
                 Log.shared.warning("report.unknown", ["uid": report.uid, "detail": "no message has this uid; ignored"])
+            } else if effect == .early {
+                // Kannel can report within milliseconds, before the submission is committed.
+                if !earlyReports.contains(where: { $0.report == report }) {
+                    earlyReports.append((report: report, receivedAt: Timestamp.now()))
+                }
             } else {
                 logReport(effect, id: nil, channel: nil, code: report.code, detail: report.detail, uid: report.uid)
             }
         } catch {
             Log.shared.error("store.error", ["while": "delivery report", "uid": report.uid, "error": "\(error)"])
+        }
+    }
+
+    /// Applies reports that arrived before their submission was committed; gives up on one
+    /// after two lease periods (the message was then recovered or failed by other means).
+    func retryEarlyReports() {
+        guard !earlyReports.isEmpty else { return }
+        let waiting = earlyReports
+        earlyReports.removeAll()
+        let now = Timestamp.now()
+        for (report, receivedAt) in waiting {
+            if now - receivedAt > 2 * leaseMilliseconds {
+                Log.shared.warning("report.dropped", ["uid": report.uid, "detail": "the message never left `sending`"])
+                continue
+            }
+            applyReport(report)
+            if let index = earlyReports.firstIndex(where: { $0.report == report }) {
+                earlyReports[index].receivedAt = receivedAt
+            }
         }
     }
 
@@ -176,7 +200,7 @@ extension Worker {
         case .undelivered: Log.shared.warning("undelivered", id: id, channel: channel, details)
         case .updated: Log.shared.debug("follow-up", id: id, channel: channel, details)
         case .ignored: Log.shared.info("report.ignored", id: id, channel: channel, ["detail": "the message is already final"])
-        case .unknown: break
+        case .unknown, .early: break
         }
     }
 }

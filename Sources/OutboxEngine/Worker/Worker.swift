@@ -38,6 +38,8 @@ public final class Worker: @unchecked Sendable {
     var mode: Mode = .continuous
     var summary = WorkerSummary()
     var pending: [DeliveryCompletion] = []
+    /// Delivery reports that came in before their submission was committed.
+    var earlyReports: [(report: DeliveryReport, receivedAt: Milliseconds)] = []
     /// Scratch files sinks asked to keep, deleted once their completion is committed.
     var temporaryKeeps: [Int64: String] = [:]
     /// The channel of each pending completion, index for index.

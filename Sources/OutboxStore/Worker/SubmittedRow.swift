@@ -25,6 +25,9 @@ public enum ReportEffect: Sendable, Equatable {
     case updated
     /// The message is already final (or not submitted): a late report never moves it back.
     case ignored
+    /// The message is still `sending`: the gateway reported before the worker recorded the
+    /// submission. The caller keeps the report and applies it again once that is committed.
+    case early
     /// No message has that uid.
     case unknown
 }
