@@ -47,6 +47,29 @@ enum ContentCodec {
         try decoder.decode(type, from: Data(text.utf8))
     }
 
+    /// Recipient lists read back for every claimed mail: through the model's JSON parser
+    /// (several times faster than `JSONDecoder` for this flat shape), the decoder as fallback.
+    static func decodeRecipients(_ text: String) throws -> Recipients {
+        var text = text
+        let parsed = text.withUTF8 { try? JSONValue.parse(UnsafeRawBufferPointer($0)) }
+        if case .object(let members)? = parsed {
+            func list(_ key: String) -> [String]? {
+                guard let value = members[key] else { return [] }
+                guard case .array(let items) = value else { return nil }
+                var strings: [String] = []
+                for item in items {
+                    guard case .string(let s) = item else { return nil }
+                    strings.append(s)
+                }
+                return strings
+            }
+            if let to = list("to"), let cc = list("cc"), let bcc = list("bcc"), let replyTo = list("reply_to") {
+                return Recipients(to: to, cc: cc, bcc: bcc, replyTo: replyTo)
+            }
+        }
+        return try decode(Recipients.self, text)
+    }
+
     struct Recipients: Codable {
         var to: [String]
         var cc: [String]

@@ -20,7 +20,7 @@ extension OutboxStore {
         var title = ""
         switch channel {
         case .mail:
-            if let json = row.optionalString(17), let r = try? ContentCodec.decode(ContentCodec.Recipients.self, json) {
+            if let json = row.optionalString(17), let r = try? ContentCodec.decodeRecipients(json) {
                 recipients = r.to + r.cc + r.bcc
             }
             title = row.string(18)
@@ -152,7 +152,7 @@ extension OutboxStore {
             guard let mail = try db.first("""
                 SELECT sender, recipients, subject, text_body, html_body, headers FROM mail_content WHERE message_id = ?
                 """, [id], { row -> MailContent in
-                let r = try ContentCodec.decode(ContentCodec.Recipients.self, row.string(1))
+                let r = try ContentCodec.decodeRecipients(row.string(1))
                 let headers = try row.optionalString(5).map { try ContentCodec.decode([MailHeader].self, $0) } ?? []
                 return MailContent(sender: row.optionalString(0), to: r.to, cc: r.cc, bcc: r.bcc, replyTo: r.replyTo,
                                    subject: row.string(2), textBody: row.optionalString(3), htmlBody: row.optionalString(4),
