@@ -24,6 +24,9 @@ extension StringProtocol {
     /// `trimmingSpacesAndLineBreaks()`.
     public func trimmingSpacesAndLineBreaks() -> String { trimmingScalars { $0.isHorizontalSpace || $0.isLineBreak } }
 
+    /// True when there is nothing but spaces and line breaks — without copying a long text.
+    public var isBlank: Bool { !unicodeScalars.contains { !($0.isHorizontalSpace || $0.isLineBreak) } }
+
     /// Drops leading and trailing scalars that match `drop`.
     public func trimmingScalars(where drop: (Unicode.Scalar) -> Bool) -> String {
         let scalars = unicodeScalars

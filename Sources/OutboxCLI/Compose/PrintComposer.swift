@@ -78,7 +78,7 @@ enum PrintComposer {
             }
         }
         if var f = formatter {
-            guard let text = f.text, !text.trimmingSpacesAndLineBreaks().isEmpty else {
+            guard let text = f.text, !text.isBlank else {
                 throw OutboxError.data("nothing to print: the text is empty")
             }
             f.font = args.value("font")
@@ -164,7 +164,7 @@ enum PrintComposer {
                 startPage = page - 1
             }
             let text = try MailComposer.readText(path, what: "--append")
-            guard !text.trimmingSpacesAndLineBreaks().isEmpty else {
+            guard !text.isBlank else {
                 throw OutboxError.data("nothing to print in --append \(path): the file is empty")
             }
             let isMarkup = text.drop(while: { $0.isWhitespace }).first == "<"
