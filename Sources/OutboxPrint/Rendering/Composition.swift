@@ -203,6 +203,16 @@ final class Composition {
 
     // MARK: - Selection
 
+    /// Whether pages can be written as they are laid out: not when a page range must be applied
+    /// or a header or footer shows `{pages}` (both need the count before page 1 is written), and
+    /// only for page-renderer jobs.
+    var canRenderInOnePass: Bool {
+        guard ranges == nil, let renderer else { return false }
+        let texts = [renderer.header.left, renderer.header.center, renderer.header.right,
+                     renderer.footer.left, renderer.footer.center, renderer.footer.right, renderer.overlay]
+        return !texts.contains { $0?.contains("{pages}") == true }
+    }
+
     /// The 0-based indexes of the pages to write; at least one.
     func selection(of layout: PageLayout) throws -> [Int] {
         let all = Array(layout.pages.indices)

@@ -15,6 +15,7 @@ final class PageDrawer {
     private var cached: (index: Int, block: LaidOutBlock)?
     /// Layouts the layout pass kept: used instead of laying the same text out again.
     private let laidOut: LaidOutBlockCache?
+    private var metadataSet = false
 
     init(_ composition: Composition, session: RenderSession, layout: PageLayout, laidOut: LaidOutBlockCache? = nil, date: Date) {
         self.composition = composition
@@ -30,20 +31,25 @@ final class PageDrawer {
     }
 
     func draw(_ selected: [Int]) throws {
+        for index in selected { try draw(layout.pages[index], index: index) }
+    }
+
+    /// Writes one page. The one-pass path calls it as the layout pass finishes each page.
+    func draw(_ page: PageLayout.Page, index: Int) throws {
         let cr = session.cr
-        session.setMetadata(title: composition.renderer?.title ?? composition.job.info.jobName, author: composition.renderer?.author)
-        for index in selected {
-            let page = layout.pages[index]
-            cairo_pdf_surface_set_size(session.surface, page.size.width, page.size.height)
-            for placement in page.placements { try draw(placement) }
-            if page.decorated, let renderer = composition.renderer { drawDecorations(renderer, pageIndex: index, size: page.size) }
-            if composition.grayscale { desaturate() }
-            cairo_show_page(cr)
-            let status = cairo_status(cr)
-            guard status == CAIRO_STATUS_SUCCESS else {
-                throw PrintRenderError(status == CAIRO_STATUS_WRITE_ERROR ? .io : .internal,
-                                       "cairo failed on page \(index + 1): \(String(cString: cairo_status_to_string(status)))")
-            }
+        if !metadataSet {
+            session.setMetadata(title: composition.renderer?.title ?? composition.job.info.jobName, author: composition.renderer?.author)
+            metadataSet = true
+        }
+        cairo_pdf_surface_set_size(session.surface, page.size.width, page.size.height)
+        for placement in page.placements { try draw(placement) }
+        if page.decorated, let renderer = composition.renderer { drawDecorations(renderer, pageIndex: index, size: page.size) }
+        if composition.grayscale { desaturate() }
+        cairo_show_page(cr)
+        let status = cairo_status(cr)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw PrintRenderError(status == CAIRO_STATUS_WRITE_ERROR ? .io : .internal,
+                                   "cairo failed on page \(index + 1): \(String(cString: cairo_status_to_string(status)))")
         }
     }
 

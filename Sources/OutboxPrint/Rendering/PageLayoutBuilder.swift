@@ -17,6 +17,9 @@ final class PageLayoutBuilder {
     private var y = 0.0
     /// Something is on the current page: the next line that does not fit breaks the page.
     private var used = false
+    /// One-pass rendering: called with each page as soon as nothing more can land on it; its
+    /// placements are dropped afterwards, so memory stays flat.
+    var onPageFinished: ((PageLayout.Page, Int) throws -> Void)?
 
     init(_ composition: Composition, session: RenderSession, cache: LaidOutBlockCache? = nil) {
         self.composition = composition
@@ -29,25 +32,37 @@ final class PageLayoutBuilder {
         if let renderer = composition.renderer {
             geometry = try PageGeometry(size: composition.paper, renderer: renderer)
             decorated = true
-            newPage()
+            try newPage()
         }
         for step in composition.steps {
             switch step {
             case .formatter(let startPage, let content):
-                while layout.pages.count - 1 < startPage { newPage() }
+                while layout.pages.count - 1 < startPage { try newPage() }
                 try place(content)
             case .item(let content):
                 try placeItem(content)
             }
         }
-        if layout.pages.isEmpty { newPage() }
+        if layout.pages.isEmpty { try newPage() }
+        try finishLastPage()
         return layout
     }
 
-    private func newPage() {
+    private func newPage() throws {
+        try finishLastPage()
         layout.pages.append(PageLayout.Page(size: geometry.size, decorated: decorated))
         y = geometry.body.y
         used = false
+    }
+
+    /// Index of the last page handed to `onPageFinished`.
+    private var finished = -1
+
+    private func finishLastPage() throws {
+        guard let onPageFinished, let index = layout.pages.indices.last, index > finished else { return }
+        try onPageFinished(layout.pages[index], index)
+        layout.pages[index].placements = []
+        finished = index
     }
 
     private func add(_ placement: PageLayout.Placement) {
@@ -65,14 +80,14 @@ final class PageLayoutBuilder {
             let image = composition.images[index]
             let body = geometry.body
             var rect = PageGeometry.fit(width: Double(image.width), height: Double(image.height), in: body, centre: false)
-            if used && y + rect.height > body.maxY + 0.01 { newPage() }
+            if used && y + rect.height > body.maxY + 0.01 { try newPage() }
             rect.y = y
             add(.image(index: index, rect: rect))
             y += rect.height
         case .pdf(let index):
             let document = composition.documents[index]
             for page in 0..<document.pageCount {
-                if used { newPage() }
+                if used { try newPage() }
                 let size = try document.size(ofPage: page)
                 let rect = PageGeometry.fit(width: size.width, height: size.height, in: geometry.body, centre: false)
                 add(.pdf(document: index, page: page, rect: rect))
@@ -84,7 +99,7 @@ final class PageLayoutBuilder {
     private func placeText(_ index: Int) throws {
         let block = composition.blocks[index]
         let body = geometry.body
-        if block.pageBreakBefore && used { newPage() }
+        if block.pageBreakBefore && used { try newPage() }
         if used { y += block.spaceBefore }
         let laid = try LaidOutBlock(block, width: body.width, font: composition.fonts[block.font], context: context)
         cache?.keep(laid, index: index, bytes: block.text.utf8.count)
@@ -92,7 +107,7 @@ final class PageLayoutBuilder {
         for (number, line) in laid.lines.enumerated() {
             if used && y + line.height > body.maxY + 0.01 {
                 if count > 0 { add(.text(block: index, firstLine: first, lineCount: count, x: body.x, y: top, width: body.width)) }
-                newPage()
+                try newPage()
                 count = 0
             }
             if count == 0 {
@@ -113,7 +128,7 @@ final class PageLayoutBuilder {
         switch content {
         case .text:
             geometry = PageGeometry(size: composition.paper, margin: 72)
-            newPage()
+            try newPage()
             try place(content)
         case .image(let index):
             let image = composition.images[index]
@@ -122,7 +137,7 @@ final class PageLayoutBuilder {
                 size = image.isWide ? composition.basePaper.landscape : composition.basePaper
             }
             geometry = PageGeometry(size: size, margin: 18)
-            newPage()
+            try newPage()
             add(.image(index: index, rect: PageGeometry.fit(width: Double(image.width), height: Double(image.height),
                                                             in: geometry.body, centre: true)))
         case .pdf(let index):

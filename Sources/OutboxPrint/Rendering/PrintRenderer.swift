@@ -37,6 +37,17 @@ public struct PrintRenderer {
             let composition = try Composition(job: job, defaults: defaults, files: files)
             let session = try RenderSession(path: path, firstPage: composition.paper, fontFiles: composition.fontFiles)
             do {
+                if composition.canRenderInOnePass {
+                    // Each page is drawn as soon as it is laid out, reusing its text layouts:
+                    // Pango shapes every line once, and memory holds about one page.
+                    let laidOut = LaidOutBlockCache(budget: .max)
+                    let drawer = PageDrawer(composition, session: session, layout: PageLayout(), laidOut: laidOut, date: date)
+                    let builder = PageLayoutBuilder(composition, session: session, cache: laidOut)
+                    builder.onPageFinished = { page, index in try drawer.draw(page, index: index) }
+                    let layout = try builder.build()
+                    try session.close()
+                    return layout.pages.count
+                }
                 let laidOut = LaidOutBlockCache()
                 let layout = try PageLayoutBuilder(composition, session: session, cache: laidOut).build()
                 let selected = try composition.selection(of: layout)
