@@ -42,9 +42,9 @@ public final class OutboxStore {
             let migrator = Migrator()
             let status = try migrator.check(db, path: path)
             try db.enableWAL()
-            if migrate { try migrator.migrate(db, path: path) } else if !status.pending.isEmpty && status.applied.isEmpty {
-                // Nothing to read yet; leave the file as it is.
-            }
+            // `migrate` checks again inside its write transaction; skip it when nothing is pending
+            // (every command opens the store, so this keeps the check to one read).
+            if migrate && !status.pending.isEmpty { try migrator.migrate(db, path: path) }
         } catch {
             db.close()
             throw StoreError.map(error, path: path)

@@ -22,7 +22,7 @@ public final class CUPSServer: @unchecked Sendable {
     public init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-cups-\(token)").path
         socketPath = directory + "/cups.sock"
-        port = try Self.freePort()
+        port = LoopbackPort.free()
         for sub in ["root", "spool", "spool/tmp", "cache", "state", "log"] {
             try FileManager.default.createDirectory(atPath: directory + "/" + sub, withIntermediateDirectories: true)
         }
@@ -170,14 +170,11 @@ public final class CUPSServer: @unchecked Sendable {
         return try run(["ipptool", "-tv", "ipp://127.0.0.1:\(port)/jobs/\(id)", test])
     }
 
-    /// Polls `condition` every 50 ms until it holds or the deadline passes.
+    /// Polls `condition` until it holds, or throws with the cupsd log when the deadline passes.
     public func waitUntil(seconds: Double, _ what: String, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return }
-            usleep(50_000)
+        guard try OutboxTestSupport.waitUntil(seconds, condition) else {
+            throw Failure(description: "timed out after \(seconds) s waiting for \(what); log: \(errorLog.suffix(2000))")
         }
-        throw Failure(description: "timed out after \(seconds) s waiting for \(what); log: \(errorLog.suffix(2000))")
     }
 
     public var errorLog: String { (try? String(contentsOfFile: directory + "/log/error_log", encoding: .utf8)) ?? "" }
@@ -201,20 +198,4 @@ public final class CUPSServer: @unchecked Sendable {
         return text
     }
 
-    /// A loopback port nobody listens on right now (bound to port 0, then released).
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "socket() failed") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw Failure(description: "bind() failed") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
 }

@@ -81,45 +81,13 @@ public final class KannelProcess: Sendable {
     // MARK: - Helpers shared by the fixtures
 
     /// A loopback port that was free a moment ago (bind to 0, read it, close).
-    public static func freePort() -> UInt16 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return UInt16(bigEndian: address.sin_port)
-    }
+    public static func freePort() -> UInt16 { UInt16(LoopbackPort.free()) }
 
     /// True once something accepts TCP connections on 127.0.0.1:`port`.
-    public static func isListening(_ port: UInt16) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = port.bigEndian
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        } == 0
-    }
+    public static func isListening(_ port: UInt16) -> Bool { LoopbackPort.isListening(Int(port)) }
 
     /// Polls `condition` until it holds or the deadline passes.
-    public static func wait(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(20_000)
-        }
-        return condition()
-    }
+    public static func wait(_ seconds: Double, _ condition: () -> Bool) -> Bool { waitUntil(seconds, condition) }
 
     public struct StartupError: Error, CustomStringConvertible {
         public let description: String

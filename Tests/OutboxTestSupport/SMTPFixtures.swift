@@ -21,50 +21,14 @@ public enum SMTPFixtures {
     }
 
     /// A TCP port on 127.0.0.1 that was free a moment ago (bound to port 0, then released).
-    public static func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        precondition(fd >= 0, "socket() failed")
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-            }
-        }
-        precondition(bound, "bind() failed")
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
+    public static func freePort() -> Int { LoopbackPort.free() }
 
     /// True when something accepts TCP connections on 127.0.0.1:`port`.
-    public static func isListening(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-    }
+    public static func isListening(port: Int) -> Bool { LoopbackPort.isListening(port) }
 
-    /// Polls `condition` every 20 ms until it holds or `seconds` pass; returns whether it held.
+    /// Polls `condition` until it holds or `seconds` pass (see `waitUntil`); returns whether it held.
     @discardableResult
-    public static func wait(seconds: Double, until condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(20_000)
-        }
-        return condition()
-    }
+    public static func wait(seconds: Double, until condition: () -> Bool) -> Bool { waitUntil(seconds, condition) }
 
     /// Stops a server process with SIGKILL and waits (up to 10 s) until it is gone. Not SIGTERM:
     /// children of the test process inherit its blocked-signal mask, which blocks SIGTERM.
