@@ -54,6 +54,7 @@ public struct SMSDirectorySink: Sink {
         do { data = try encoder.encode(document) + Data("\n".utf8) } catch {
             throw SinkError(.permanent, code: "json", "cannot encode the message as JSON: \(error)")
         }
+        try AtomicFile.ensureDirectory(directory)
         try AtomicFile.create(path: path, contents: data)
         return DeliveryReceipt(outcome: .sent, remoteID: path, code: "file", detail: "written to \(Paths.abbreviate(path))")
     }
@@ -61,11 +62,9 @@ public struct SMSDirectorySink: Sink {
     public func probe() -> SinkProbe {
         do {
             try AtomicFile.ensureDirectory(directory)
+            try AtomicFile.checkWritable(directory)
         } catch {
             return .unreachable(error)
-        }
-        guard access(directory, W_OK) == 0 else {
-            return .unreachable(SinkError(.offline, code: "errno \(errno)", "cannot write to \(Paths.abbreviate(directory))"))
         }
         return .reachable(detail: destinationDescription)
     }

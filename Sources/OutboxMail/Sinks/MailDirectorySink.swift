@@ -6,10 +6,9 @@ import OutboxModel
 /// what the SMTP sink would send. It is the default with no SMTP configured, so the tool works
 /// on a fresh machine.
 ///
-/// A file is written to a temporary name in the same directory, fsynced, then linked to its
-/// final name (which fails rather than overwrites) and the directory fsynced: a crash leaves
-/// either no file or the whole file. A final file that already exists for the same uid means an
-/// earlier attempt got that far, so the delivery is reported sent again (idempotent).
+/// Written with `AtomicFile`: a crash leaves either no file or the whole file. A final file that
+/// already exists for the same uid means an earlier attempt got that far, so the delivery is
+/// reported sent again (idempotent).
 public struct MailDirectorySink: Sink {
     public let channel = Channel.mail
     public let name = "directory"
@@ -40,13 +39,7 @@ public struct MailDirectorySink: Sink {
             return receipt(final, size: message.size, again: true)
         }
         try createDirectory()
-        let temporary = directory + "/.\(delivery.messageID)-\(delivery.uid).\(UUID().uuidString.prefix(8)).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw fileError("cannot create \(temporary)", errno) }
-        var keepTemporary = false
-        defer { if !keepTemporary { unlink(temporary) } }
-        do {
-            defer { close(fd) }
+        let outcome = try AtomicFile.create(path: final, classify: Self.classify) { (fd: Int32) throws(SinkError) in
             let stream = message.open(messageID: delivery.messageID, files: delivery.files)
             defer { stream.close() }
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -56,38 +49,24 @@ public struct MailDirectorySink: Sink {
                     throw SinkError(.transient, code: "attachment", "cannot read an attachment of the mail: \(error)")
                 }
                 if count == 0 { break }
-                var done = 0
-                while done < count {
-                    let written = buffer[done..<count].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        throw fileError("cannot write \(temporary)", errno)
+                let result = buffer.withUnsafeBytes { raw in
+                    Result { () throws(SinkError) in
+                        try AtomicFile.writeAll(fd, UnsafeRawBufferPointer(rebasing: raw[0..<count]), classify: Self.classify)
                     }
-                    done += written
                 }
+                try result.get()
             }
-            guard fsync(fd) == 0 else { throw fileError("cannot sync \(temporary)", errno) }
         }
-        // link(2) refuses to replace an existing name, unlike rename(2).
-        if link(temporary, final) != 0 {
-            let code = errno
-            if code == EEXIST { return receipt(final, size: message.size, again: true) }
-            guard code == EPERM || code == ENOTSUP || code == EOPNOTSUPP else {
-                throw fileError("cannot move the mail to \(final)", code)
-            }
-            // A file system without hard links: rename, having checked the name is free.
-            guard rename(temporary, final) == 0 else { throw fileError("cannot move the mail to \(final)", errno) }
-            keepTemporary = true
-        }
-        syncDirectory()
-        return receipt(final, size: message.size, again: false)
+        return receipt(final, size: message.size, again: outcome == .alreadyThere)
     }
 
     /// The directory exists (or can be created) and is writable.
     public func probe() -> SinkProbe {
-        do { try createDirectory() } catch { return .unreachable(error) }
-        guard access(directory, W_OK) == 0 else {
-            return .unreachable(fileError("cannot write to \(Paths.abbreviate(directory))", errno))
+        do {
+            try createDirectory()
+            try AtomicFile.checkWritable(directory)
+        } catch {
+            return .unreachable(error)
         }
         return .reachable(detail: destinationDescription)
     }
@@ -100,31 +79,12 @@ public struct MailDirectorySink: Sink {
     }
 
     private func createDirectory() throws(SinkError) {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
-                throw SinkError(.offline, code: "file", "\(directory) exists but is not a directory: move it or set mail.directory.path")
-            }
-            return
-        }
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw SinkError(.offline, code: "file", "cannot create the mail directory \(directory): \(error.localizedDescription)")
-        }
-    }
-
-    private func syncDirectory() {
-        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        _ = fsync(fd)
-        close(fd)
+        try AtomicFile.ensureDirectory(directory, permissions: 0o700, hint: ": move it or set mail.directory.path")
     }
 
     /// A full disk may clear up: transient. A directory we may not write to needs the user: the
     /// sink is unavailable (offline), which pauses it without spending attempts.
-    private func fileError(_ what: String, _ code: Int32) -> SinkError {
+    static let classify: AtomicFile.Classify = { what, code in
         let reason = String(cString: strerror(code))
         switch code {
         case EACCES, EPERM, EROFS, ENOENT, ENOTDIR:
