@@ -12,26 +12,17 @@ public struct MessageDetail: Sendable {
     public var leaseUntil: Milliseconds?
 }
 
-/// The `print_result` row.
+/// The `print_result` row: the print result and when it was last updated. Its fields read as
+/// the result's own (`stored.pages`).
+@dynamicMemberLookup
 public struct StoredPrintResult: Sendable, Equatable {
-    public var cupsJobID: Int?
-    public var printer: String?
-    public var jobState: String?
-    public var stateReasons: String?
-    public var pages: Int?
-    public var pdfPath: String?
-    public var pdfSHA256: String?
+    public var result: PrintResult
     public var updatedAt: Milliseconds
 
-    public init(cupsJobID: Int? = nil, printer: String? = nil, jobState: String? = nil, stateReasons: String? = nil,
-                pages: Int? = nil, pdfPath: String? = nil, pdfSHA256: String? = nil, updatedAt: Milliseconds) {
-        self.cupsJobID = cupsJobID
-        self.printer = printer
-        self.jobState = jobState
-        self.stateReasons = stateReasons
-        self.pages = pages
-        self.pdfPath = pdfPath
-        self.pdfSHA256 = pdfSHA256
+    public init(_ result: PrintResult, updatedAt: Milliseconds) {
+        self.result = result
         self.updatedAt = updatedAt
     }
+
+    public subscript<T>(dynamicMember keyPath: KeyPath<PrintResult, T>) -> T { result[keyPath: keyPath] }
 }

@@ -139,9 +139,10 @@ extension OutboxStore {
             SELECT cups_job_id, printer, job_state, state_reasons, pages, pdf_path, pdf_sha256, updated_at
             FROM print_result WHERE message_id = ?
             """, [id]) {
-            StoredPrintResult(cupsJobID: $0.optionalInt(0), printer: $0.optionalString(1), jobState: $0.optionalString(2),
-                              stateReasons: $0.optionalString(3), pages: $0.optionalInt(4), pdfPath: $0.optionalString(5),
-                              pdfSHA256: $0.optionalString(6), updatedAt: $0.int64(7))
+            StoredPrintResult(PrintResult(cupsJobID: $0.optionalInt(0), printer: $0.optionalString(1), jobState: $0.optionalString(2),
+                                          stateReasons: $0.optionalString(3), pages: $0.optionalInt(4), pdfPath: $0.optionalString(5),
+                                          pdfSHA256: $0.optionalString(6)),
+                              updatedAt: $0.int64(7))
         }
     }
 

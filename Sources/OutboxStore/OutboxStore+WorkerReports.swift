@@ -39,7 +39,7 @@ extension OutboxStore {
     /// `id == nil`, the message with `uid`). Only a `submitted` message moves: a late report
     /// never takes a final state backwards. An unknown uid changes nothing.
     public func applyReport(id: Int64? = nil, uid: String? = nil, outcome: ReportOutcome, code: String?, detail: String?,
-                            printResult: StoredPrintResult? = nil, worker: String?, now: Milliseconds = Timestamp.now()) throws -> ReportEffect {
+                            printResult: PrintResult? = nil, worker: String?, now: Milliseconds = Timestamp.now()) throws -> ReportEffect {
         try write {
             let found: (Int64, String, Int)?
             if let id {
@@ -75,7 +75,7 @@ extension OutboxStore {
     // MARK: - Print results and kept files
 
     /// Writes (or refreshes) the `print_result` row; fields not given keep their old values.
-    func upsertPrintResult(_ id: Int64, _ r: StoredPrintResult, now: Milliseconds) throws {
+    func upsertPrintResult(_ id: Int64, _ r: PrintResult, now: Milliseconds) throws {
         try db.run("""
             INSERT INTO print_result (message_id, cups_job_id, printer, job_state, state_reasons, pages, pdf_path, pdf_sha256, updated_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)

@@ -245,7 +245,7 @@ import Testing
         try Data("%PDF-1.4 test".utf8).write(to: URL(fileURLWithPath: pdf))
         let m = try claimOne(f)
         var c = completion(m, .sent)
-        c.printResult = StoredPrintResult(pages: 2, pdfPath: pdf, pdfSHA256: "abc", updatedAt: 0)
+        c.printResult = PrintResult(pages: 2, pdfPath: pdf, pdfSHA256: "abc")
         c.keep = NewAttachment(path: pdf, role: .rendered, filename: "job.pdf", mimeType: "application/pdf")
         #expect(try f.store.complete([c], policies: [:]) == [.sent])
         let files = try f.store.attachments(id: id)

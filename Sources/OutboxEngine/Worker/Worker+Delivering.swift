@@ -128,11 +128,7 @@ extension Worker {
                 messageID: id, claimToken: flight.claimToken, result: receipt.outcome == .sent ? .sent : .submitted,
                 startedAt: flight.startedAt, finishedAt: now, code: receipt.code, detail: receipt.detail,
                 remoteID: receipt.remoteID, worker: owner,
-                printResult: receipt.printResult.map {
-                    StoredPrintResult(cupsJobID: $0.cupsJobID, printer: $0.printer, jobState: $0.jobState,
-                                      stateReasons: $0.stateReasons, pages: $0.pages, pdfPath: $0.pdfPath,
-                                      pdfSHA256: $0.pdfSHA256, updatedAt: now)
-                },
+                printResult: receipt.printResult,
                 keep: receipt.keep.map { NewAttachment(path: $0.path, role: $0.role, filename: $0.filename, mimeType: $0.mimeType) })
         case .failure(let error):
             let outcome: DeliveryCompletion.Result = switch error.errorClass {

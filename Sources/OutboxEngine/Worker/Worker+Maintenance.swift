@@ -138,13 +138,9 @@ extension Worker {
         guard let store else { return }
         let now = Timestamp.now()
         for (row, answer) in news {
-            let printResult = answer.printResult.map {
-                StoredPrintResult(cupsJobID: $0.cupsJobID, printer: $0.printer, jobState: $0.jobState, stateReasons: $0.stateReasons,
-                                  pages: $0.pages, pdfPath: $0.pdfPath, pdfSHA256: $0.pdfSHA256, updatedAt: now)
-            }
             do {
                 let effect = try store.applyReport(id: row.id, outcome: ReportOutcome(rawValue: answer.outcome.rawValue) ?? .pending,
-                                                   code: answer.code, detail: answer.detail, printResult: printResult,
+                                                   code: answer.code, detail: answer.detail, printResult: answer.printResult,
                                                    worker: owner, now: now)
                 logReport(effect, id: row.id, channel: channel, code: answer.code, detail: answer.detail)
             } catch {

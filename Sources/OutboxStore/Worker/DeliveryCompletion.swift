@@ -31,13 +31,13 @@ public struct DeliveryCompletion: Sendable {
     public var detail: String?
     public var remoteID: String?
     public var worker: String
-    public var printResult: StoredPrintResult?
+    public var printResult: PrintResult?
     /// A file the sink produced (a rendered PDF) to store with the message as an attachment.
     public var keep: NewAttachment?
 
     public init(messageID: Int64, claimToken: Int64, result: Result, startedAt: Milliseconds, finishedAt: Milliseconds,
                 code: String? = nil, detail: String? = nil, remoteID: String? = nil, worker: String,
-                printResult: StoredPrintResult? = nil, keep: NewAttachment? = nil) {
+                printResult: PrintResult? = nil, keep: NewAttachment? = nil) {
         self.messageID = messageID
         self.claimToken = claimToken
         self.result = result
