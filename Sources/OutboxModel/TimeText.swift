@@ -51,6 +51,13 @@ enum TimeText {
         }
         guard let offset = scanner.zoneOffsetSeconds(), scanner.atEnd else { return nil }
         guard hour <= 23 || (hour == 24 && minute == 0 && second == 0 && millis == 0) else { return nil }
+        var parts = brokenDown(year, month, day, hour, minute, second)
+        let seconds = Int64(timegm(&parts)) - Int64(offset)
+        return seconds * 1000 + Int64(millis)
+    }
+
+    /// A C `tm` for a calendar date and time (months from 1, as written).
+    static func brokenDown(_ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int, _ second: Int) -> tm {
         var parts = tm()
         parts.tm_year = Int32(year - 1900)
         parts.tm_mon = Int32(month - 1)
@@ -58,8 +65,7 @@ enum TimeText {
         parts.tm_hour = Int32(hour)
         parts.tm_min = Int32(minute)
         parts.tm_sec = Int32(second)
-        let seconds = Int64(timegm(&parts)) - Int64(offset)
-        return seconds * 1000 + Int64(millis)
+        return parts
     }
 
     /// Local wall time → instant: of the readings with and without DST, those that read back
@@ -67,13 +73,7 @@ enum TimeText {
     static func local(_ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int, _ second: Int) -> Milliseconds? {
         var best: Int64?
         for dst: Int32 in [1, 0] {
-            var parts = tm()
-            parts.tm_year = Int32(year - 1900)
-            parts.tm_mon = Int32(month - 1)
-            parts.tm_mday = Int32(day)
-            parts.tm_hour = Int32(hour)
-            parts.tm_min = Int32(minute)
-            parts.tm_sec = Int32(second)
+            var parts = brokenDown(year, month, day, hour, minute, second)
             parts.tm_isdst = dst
             var t = mktime(&parts)
             var back = tm()

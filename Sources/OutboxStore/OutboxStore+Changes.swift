@@ -10,12 +10,7 @@ extension OutboxStore {
         try write {
             var moved: [MessageSummary] = []
             for id in ids {
-                guard let message = try summary(id: id) else {
-                    throw OutboxError.data("no message \(id): see `outbox history` for the ids")
-                }
-                guard message.state.canMove(to: next) else {
-                    throw OutboxError.data("cannot \(verb) message \(id): it is \(message.state.rawValue)\(Self.hint(message.state, verb: verb)); nothing was changed")
-                }
+                let message = try changeable(id, verb: verb) { $0.canMove(to: next) }
                 try db.run("UPDATE message SET state = ?, updated_at = ?\(extra) WHERE id = ? AND state = ?",
                            [next.rawValue, now] + extraValues + [id, message.state.rawValue])
                 moved.append(message)
@@ -24,12 +19,26 @@ extension OutboxStore {
         }
     }
 
+    /// Message `id` for a change that `allowed` permits from its state — or the error every
+    /// state-changing command gives: unknown id, or why this state cannot be `verb`ed.
+    public func changeable(_ id: Int64, verb: String, listing: String = "history",
+                    allowed: (MessageState) -> Bool) throws -> MessageSummary {
+        guard let message = try summary(id: id) else {
+            throw OutboxError.data("no message \(id): see `outbox \(listing)` for the ids")
+        }
+        guard allowed(message.state) else {
+            throw OutboxError.data("cannot \(verb) message \(id): it is \(message.state.rawValue)\(Self.hint(message.state, verb: verb)); nothing was changed")
+        }
+        return message
+    }
+
     static func hint(_ state: MessageState, verb: String) -> String {
         switch (state, verb) {
         case (.sending, _): " (a worker is delivering it right now)"
         case (.sent, "retry"): " (it was delivered; compose a new message to send it again)"
         case (.queued, "retry"), (.draft, "retry"): " (it is not failed or cancelled)"
-        case (_, "send"), (_, "edit"), (_, "discard"): " (only drafts can be \(verb == "send" ? "sent" : verb + "ed") this way)"
+        case (_, "discard"): ", not a draft (use `outbox cancel`)"
+        case (_, "send"), (_, "edit"): ", not a draft"
         default: ""
         }
     }
@@ -41,10 +50,7 @@ extension OutboxStore {
         try write {
             var moved: [MessageSummary] = []
             for id in ids {
-                guard let message = try summary(id: id) else { throw OutboxError.data("no message \(id): see `outbox drafts` for the ids") }
-                guard message.state == .draft else {
-                    throw OutboxError.data("cannot send message \(id): it is \(message.state.rawValue), not a draft; nothing was changed")
-                }
+                let message = try changeable(id, verb: "send", listing: "drafts") { $0 == .draft }
                 let policy = policies[message.channel] ?? .defaults(for: message.channel)
                 let start = max(now, message.notBefore ?? now)
                 try db.run("""
@@ -71,10 +77,7 @@ extension OutboxStore {
         try write {
             var moved: [MessageSummary] = []
             for id in ids {
-                guard let message = try summary(id: id) else { throw OutboxError.data("no message \(id): see `outbox history` for the ids") }
-                guard message.state == .failed || message.state == .cancelled else {
-                    throw OutboxError.data("cannot retry message \(id): it is \(message.state.rawValue)\(Self.hint(message.state, verb: "retry")); nothing was changed")
-                }
+                let message = try changeable(id, verb: "retry") { $0 == .failed || $0 == .cancelled }
                 let policy = policies[message.channel] ?? .defaults(for: message.channel)
                 try db.run("""
                     UPDATE message SET state = 'queued', attempts = 0, lost_leases = 0, max_attempts = ?, next_attempt_at = ?,
@@ -93,10 +96,7 @@ extension OutboxStore {
         try write {
             var removed: [MessageSummary] = []
             for id in ids {
-                guard let message = try summary(id: id) else { throw OutboxError.data("no message \(id): see `outbox drafts` for the ids") }
-                guard message.state == .draft else {
-                    throw OutboxError.data("cannot discard message \(id): it is \(message.state.rawValue), not a draft (use `outbox cancel`); nothing was changed")
-                }
+                let message = try changeable(id, verb: "discard", listing: "drafts") { $0 == .draft }
                 try deleteMessage(id: id, channel: message.channel)
                 removed.append(message)
             }
@@ -111,10 +111,7 @@ extension OutboxStore {
         var hashed: [String: HashedFile] = [:]
         for file in files ?? [] where hashed[file.path] == nil { hashed[file.path] = try Self.hashFile(file.path) }
         try write {
-            guard let message = try summary(id: id) else { throw OutboxError.data("no message \(id): see `outbox drafts` for the ids") }
-            guard message.state == .draft else {
-                throw OutboxError.data("cannot edit message \(id): it is \(message.state.rawValue), not a draft; nothing was changed")
-            }
+            let message = try changeable(id, verb: "edit", listing: "drafts") { $0 == .draft }
             guard content.channel == message.channel else {
                 throw OutboxError.data("cannot edit message \(id): it is a \(message.channel.rawValue) message")
             }

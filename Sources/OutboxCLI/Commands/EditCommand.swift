@@ -20,10 +20,9 @@ struct EditCommand: Command {
         let config = try context.config()
         let store = try context.store()
         let id = try args.ids()[0]
+        // Refused before anything is composed; the store checks again inside its transaction.
+        _ = try store.changeable(id, verb: "edit", listing: "drafts") { $0 == .draft }
         guard let detail = try store.detail(id: id) else { throw OutboxError.data("no message \(id): see `outbox drafts` for the ids") }
-        guard detail.summary.state == .draft else {
-            throw OutboxError.data("cannot edit message \(id): it is \(detail.summary.state.rawValue), not a draft")
-        }
         defer { TemporaryFiles.removeAll() }
         switch detail.content {
         case .mail(let mail):
