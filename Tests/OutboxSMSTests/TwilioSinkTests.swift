@@ -100,7 +100,7 @@ import Testing
     }
 
     @Test func connectionRefusedIsOffline() throws {
-        let port = KannelProcess.freePort()
+        let port = FixtureProcess.freePort()
         var config = TwilioConfig(accountSID: Self.sid)
         config.baseURL = "http://127.0.0.1:\(port)"
         config.authToken = SecretReference(environmentVariable: "T")

@@ -13,7 +13,7 @@ public final class CUPSServer: @unchecked Sendable {
     public let directory: String
     public let socketPath: String
     public let port: Int
-    private var pid: pid_t = 0
+    private var cupsd: FixtureProcess?
     private var pdfConfigs: [String] = []
     private let token = String(UUID().uuidString.prefix(8)).lowercased()
 
@@ -69,31 +69,11 @@ public final class CUPSServer: @unchecked Sendable {
     deinit { shutdown() }
 
     /// Starts (or restarts) cupsd and waits until it answers, with a deadline.
-    ///
-    /// Spawned with an empty signal mask: test threads (libdispatch workers) block SIGTERM,
-    /// and a child started by Foundation's `Process` would inherit that and never stop.
     public func start() throws {
-        guard pid == 0 else { return }
-        let arguments = ["/usr/sbin/cupsd", "-f", "-c", directory + "/cupsd.conf", "-s", directory + "/cups-files.conf"]
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t(), all = sigset_t()
-        sigemptyset(&empty)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var child: pid_t = 0
-        let status = posix_spawn(&child, arguments[0], &actions, &attributes, argv, environ)
-        guard status == 0 else { throw Failure(description: "posix_spawn cupsd: \(String(cString: strerror(status)))") }
-        pid = child
+        guard cupsd == nil else { return }
+        cupsd = try FixtureProcess(name: "cupsd", executable: "/usr/sbin/cupsd",
+                                   arguments: ["-f", "-c", directory + "/cupsd.conf", "-s", directory + "/cups-files.conf"],
+                                   logPath: directory + "/log/cupsd.out")
         try waitUntil(seconds: 10, "cupsd to answer on \(socketPath)") {
             (try? self.run(["lpstat", "-h", self.socketPath, "-r"]))?.contains("is running") == true
         }
@@ -101,19 +81,8 @@ public final class CUPSServer: @unchecked Sendable {
 
     /// Stops cupsd (SIGTERM to its PID, SIGKILL after 10 s) and reaps it.
     public func stop() {
-        guard pid != 0 else { return }
-        defer { pid = 0 }
-        kill(pid, SIGTERM)
-        let deadline = Date().addingTimeInterval(10)
-        var status: Int32 = 0
-        while waitpid(pid, &status, WNOHANG) == 0 {
-            if Date() > deadline {
-                kill(pid, SIGKILL)
-                waitpid(pid, &status, 0)
-                return
-            }
-            usleep(20_000)
-        }
+        cupsd?.stop(grace: 10)
+        cupsd = nil
     }
 
     /// Stops cupsd, removes the cups-pdf configs and the directory.

@@ -33,7 +33,7 @@ public final class HTTPRecorder: @unchecked Sendable {
 
     public let port: UInt16
     public let directory: String
-    private let process: KannelProcess
+    private let process: FixtureProcess
     private let logFile: String
 
     public var baseURL: String { "http://127.0.0.1:\(port)" }
@@ -45,12 +45,12 @@ public final class HTTPRecorder: @unchecked Sendable {
         let portFile = directory + "/port"
         var arguments = [Self.script, "--mode", mode.rawValue, "--log", logFile, "--port-file", portFile]
         if let auth { arguments += ["--auth", auth] }
-        process = try KannelProcess(name: "http-\(mode.rawValue)", executable: "/usr/bin/python3", arguments: arguments,
+        process = try FixtureProcess(name: "http-\(mode.rawValue)", executable: "/usr/bin/python3", arguments: arguments,
                                     logPath: directory + "/server.log")
-        guard KannelProcess.wait(10, { FileManager.default.fileExists(atPath: portFile) }),
+        guard FixtureProcess.wait(10, { FileManager.default.fileExists(atPath: portFile) }),
               let text = try? String(contentsOfFile: portFile, encoding: .utf8), let port = UInt16(text) else {
             process.stop()
-            throw KannelProcess.StartupError("the python \(mode.rawValue) fixture did not start: \(process.output)")
+            throw FixtureProcess.StartupError("the python \(mode.rawValue) fixture did not start: \(process.output)")
         }
         self.port = port
     }

@@ -8,16 +8,16 @@ import Foundation
 public final class KannelGateway: @unchecked Sendable {
     // @unchecked: the process list is only touched by the test that owns the fixture.
     public let directory: String
-    public let adminPort = KannelProcess.freePort()
-    public let smsboxPort = KannelProcess.freePort()
-    public let smscPort = KannelProcess.freePort()
-    public let sendsmsPort = KannelProcess.freePort()
+    public let adminPort = FixtureProcess.freePort()
+    public let smsboxPort = FixtureProcess.freePort()
+    public let smscPort = FixtureProcess.freePort()
+    public let sendsmsPort = FixtureProcess.freePort()
     public let username = "outbox"
     public let password = "kannel-test-secret"
     public let globalSender = "12345"
-    private var bearerbox: KannelProcess?
-    private var fakesmsc: KannelProcess?
-    private var smsbox: KannelProcess?
+    private var bearerbox: FixtureProcess?
+    private var fakesmsc: FixtureProcess?
+    private var smsbox: FixtureProcess?
 
     public var sendsmsURL: String { "http://127.0.0.1:\(sendsmsPort)/cgi-bin/sendsms" }
     var configPath: String { directory + "/kannel.conf" }
@@ -32,22 +32,22 @@ public final class KannelGateway: @unchecked Sendable {
     /// Starts the three boxes in Kannel's order and waits until sendsms would deliver at once
     /// (the fake SMSC is online), not merely queue.
     public func start() throws {
-        bearerbox = try KannelProcess(name: "bearerbox", executable: "/usr/sbin/bearerbox", arguments: [configPath],
+        bearerbox = try FixtureProcess(name: "bearerbox", executable: "/usr/sbin/bearerbox", arguments: [configPath],
                                       logPath: directory + "/bearerbox.out")
-        guard KannelProcess.wait(10, { KannelProcess.isListening(adminPort) && KannelProcess.isListening(smscPort) }) else {
-            throw KannelProcess.StartupError("bearerbox did not start: \(bearerbox!.output.suffix(2000))")
+        guard FixtureProcess.wait(10, { FixtureProcess.isListening(adminPort) && FixtureProcess.isListening(smscPort) }) else {
+            throw FixtureProcess.StartupError("bearerbox did not start: \(bearerbox!.output.suffix(2000))")
         }
-        fakesmsc = try KannelProcess(name: "fakesmsc", executable: "/usr/lib/kannel/test/fakesmsc",
+        fakesmsc = try FixtureProcess(name: "fakesmsc", executable: "/usr/lib/kannel/test/fakesmsc",
                                      arguments: ["-H", "127.0.0.1", "-r", String(smscPort), "-i", "1", "-m", "0", "999 123 text hello"],
                                      logPath: directory + "/fakesmsc.out")
-        guard KannelProcess.wait(10, { status().contains("(online") }) else {
-            throw KannelProcess.StartupError("the fake SMSC did not come online: \(status())")
+        guard FixtureProcess.wait(10, { status().contains("(online") }) else {
+            throw FixtureProcess.StartupError("the fake SMSC did not come online: \(status())")
         }
-        smsbox = try KannelProcess(name: "smsbox", executable: "/usr/sbin/smsbox", arguments: [configPath],
+        smsbox = try FixtureProcess(name: "smsbox", executable: "/usr/sbin/smsbox", arguments: [configPath],
                                    logPath: directory + "/smsbox.out")
         // smsbox opens sendsms before it has joined bearerbox, and answers nothing until then.
-        guard KannelProcess.wait(10, { KannelProcess.isListening(sendsmsPort) && status().contains("smsbox:") }) else {
-            throw KannelProcess.StartupError("smsbox did not start: \(smsbox!.output.suffix(2000))")
+        guard FixtureProcess.wait(10, { FixtureProcess.isListening(sendsmsPort) && status().contains("smsbox:") }) else {
+            throw FixtureProcess.StartupError("smsbox did not start: \(smsbox!.output.suffix(2000))")
         }
     }
 

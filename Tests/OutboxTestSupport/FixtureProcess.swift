@@ -4,13 +4,13 @@ import Synchronization
 import Glibc
 #endif
 
-/// A daemon a test fixture started (Kannel's boxes, the python HTTP peers): output to a log
+/// A daemon a test fixture started (Kannel's boxes, cupsd, the python HTTP peers): output to a log
 /// file, stopped by its own PID with SIGTERM, then SIGKILL after a deadline.
 ///
 /// Spawned with `posix_spawn` rather than Foundation's `Process`: children of a test process
 /// inherit a signal mask with SIGTERM blocked, so a daemon would ignore the polite stop. Here
 /// the child gets an empty mask and default handlers.
-public final class KannelProcess: Sendable {
+public final class FixtureProcess: Sendable {
     public let name: String
     public let logPath: String
     public let pid: pid_t
