@@ -48,6 +48,8 @@ public enum OutboxCommandLine {
             var parsed = try ArgumentParser.parse(args, options: command.options + GlobalOptions.specs, command: command.name)
             for (key, value) in globals where parsed.values[key] == nil { parsed.values[key] = [value] }
             try command.validate(parsed)
+            // Hand over before anything is read: standard input cannot be read twice.
+            if command.needsDelivery(parsed) { _ = try DeliveryProgram.services() }
             context = Context(configPath: parsed.value("config"), databasePath: parsed.value("db"))
             defer { context.close() }
             // A broken config is reported whatever the command, before anything is opened.

@@ -173,7 +173,6 @@ struct SQLiteConnectionTests {
         try out.close()
         let expected = try SHA256.hex(ofFile: path)
 
-        let before = residentSetSize().peak
         let id = try fixture.mail(files: [NewAttachment(path: path, filename: "big.bin", mimeType: "application/octet-stream")])
         let attachment = try #require(try fixture.store.attachments(id: id).first)
         #expect(attachment.size == size)
@@ -195,7 +194,8 @@ struct SQLiteConnectionTests {
         let copy = fixture.file("copy.bin")
         try fixture.store.exportBlob(sha256: expected, to: copy)
         #expect(try SHA256.hex(ofFile: copy) == expected)
-        let grown = residentSetSize().peak - before
-        #expect(grown < 30 * 1024 * 1024, "peak RSS grew by \(grown / 1024 / 1024) MB for a 50 MB file")
+        // Memory is checked where it can be measured alone: `fiftyMegabyteAttachmentIsStreamed`
+        // (CLITests) reads the peak RSS of its own `outbox` process. Here the process is shared
+        // with suites running in parallel, so its peak says nothing about this test.
     }
 }

@@ -94,13 +94,3 @@ func patternedBytes(_ count: Int, seed: UInt64) -> Data {
     }
     return data
 }
-
-/// This process's resident set size now and at its peak, in bytes (`/proc/self/status`).
-func residentSetSize() -> (current: Int, peak: Int) {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return (0, 0) }
-    func field(_ name: String) -> Int {
-        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }) else { return 0 }
-        return (Int(line.split(separator: " ").dropFirst().first { Int($0) != nil } ?? "0") ?? 0) * 1024
-    }
-    return (field("VmRSS"), field("VmHWM"))
-}

@@ -9,6 +9,8 @@ struct ImportCommand: Command {
     static let name = "import"
     static let abstract = "queue messages from JSON Lines (one message per line); all or nothing"
     static let arguments = "[FILE | -]"
+    /// Print lines are checked by the delivery side.
+    static func needsDelivery(_ args: ParsedArguments) -> Bool { true }
     static let options: [OptionSpec] = [.flag("json", "print one JSON object per stored message")]
     static let discussion = """
         Each line is an object with "channel" (mail, sms or print) and the compose flags as keys
@@ -23,8 +25,6 @@ struct ImportCommand: Command {
     }
 
     static func run(_ args: ParsedArguments, _ context: Context) throws -> ExitCode {
-        // Print lines are checked by the delivery side; hand over before reading stdin.
-        _ = try DeliveryProgram.services()
         let config = try context.config()
         let path = args.positionals.first ?? "-"
         let data: Data

@@ -5,6 +5,7 @@ struct PrintCommand: Command {
     static let name = "print"
     static let abstract = "compose a print job for a CUPS printer or the PDF directory; prints the new id"
     static let arguments = "[FILE…]"
+    static func needsDelivery(_ args: ParsedArguments) -> Bool { true }
     static let options = PrintComposer.specs + ComposeOptions.specs
     static let discussion = """
         FILEs are PDF, PNG or JPEG (printed as they are) or one UTF-8 text file; the type is read
@@ -14,8 +15,6 @@ struct PrintCommand: Command {
         """
 
     static func run(_ args: ParsedArguments, _ context: Context) throws -> ExitCode {
-        // Hand over to outbox-delivery before reading anything (stdin cannot be read twice).
-        _ = try DeliveryProgram.services()
         defer { TemporaryFiles.removeAll() }
         let config = try context.config()
         let message = try PrintComposer.message(args, config: config)

@@ -2,6 +2,7 @@ import OutboxModel
 
 struct PrintersCommand: Command {
     static let name = "printers"
+    static func needsDelivery(_ args: ParsedArguments) -> Bool { true }
     static let abstract = "list CUPS destinations with their duplex, colour and media support"
     static let options: [OptionSpec] = [.flag("json", "one JSON object per printer")]
     static let discussion = "`pdf` is always available as well: it renders into print.pdf.directory."

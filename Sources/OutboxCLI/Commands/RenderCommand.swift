@@ -6,6 +6,7 @@ struct RenderCommand: Command {
     static let name = "render"
     static let abstract = "preview a print job as a PDF file without queueing it; prints the page count"
     static let arguments = "[FILE…]"
+    static func needsDelivery(_ args: ParsedArguments) -> Bool { true }
     static let options = [OptionSpec.value("out", "FILE.pdf", "where to write the PDF (required)")]
         + PrintComposer.specs.filter { $0.name != "to" }
 
@@ -14,8 +15,6 @@ struct RenderCommand: Command {
     }
 
     static func run(_ args: ParsedArguments, _ context: Context) throws -> ExitCode {
-        // Hand over to outbox-delivery before reading anything (stdin cannot be read twice).
-        _ = try DeliveryProgram.services()
         let config = try context.config()
         defer { TemporaryFiles.removeAll() }
         let message = try PrintComposer.message(args, config: config)

@@ -5,6 +5,8 @@ struct RetryCommand: Command {
     static let name = "retry"
     static let abstract = "resubmit failed (or cancelled) messages now, keeping their history"
     static let arguments = "ID… | --failed"
+    /// `--to` checks the new printer.
+    static func needsDelivery(_ args: ParsedArguments) -> Bool { args.has("to") }
     static let options: [OptionSpec] = [
         .flag("failed", "every failed message (narrow with --channel, --since, --until)"),
         .value("channel", "CHANNEL", "with --failed: only this channel (repeatable)", repeatable: true),
@@ -25,7 +27,6 @@ struct RetryCommand: Command {
     }
 
     static func run(_ args: ParsedArguments, _ context: Context) throws -> ExitCode {
-        if args.has("to") { _ = try DeliveryProgram.services() }
         let store = try context.store()
         var targets: [MessageSummary]
         if args.has("failed") {

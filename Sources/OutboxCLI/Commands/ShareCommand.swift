@@ -7,6 +7,7 @@ struct ShareCommand: Command {
     static let name = "share"
     static let abstract = "send one file to several channels at once (mail, SMS, print)"
     static let arguments = "FILE"
+    static func needsDelivery(_ args: ParsedArguments) -> Bool { args.has("print") }
     static let options: [OptionSpec] = [
         .value("mail", "ADDR", "mail the file as an attachment to ADDR (repeatable)", repeatable: true),
         .value("sms", "NUMBER", "text the file's contents (UTF-8 text only) to NUMBER (repeatable)", repeatable: true),
@@ -22,8 +23,6 @@ struct ShareCommand: Command {
     }
 
     static func run(_ args: ParsedArguments, _ context: Context) throws -> ExitCode {
-        // Hand over to outbox-delivery before reading anything (stdin cannot be read twice).
-        if args.has("print") { _ = try DeliveryProgram.services() }
         let config = try context.config()
         defer { TemporaryFiles.removeAll() }
         let file = try FileArgument.parse(args.positionals[0])

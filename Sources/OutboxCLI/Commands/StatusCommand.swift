@@ -5,6 +5,7 @@ import OutboxStore
 
 struct StatusCommand: Command {
     static let name = "status"
+    static func needsDelivery(_ args: ParsedArguments) -> Bool { true }
     static let abstract = "counts per channel and state, oldest waiting, where each channel goes and whether it is reachable"
     static let options: [OptionSpec] = [
         .flag("json", "one JSON object"),

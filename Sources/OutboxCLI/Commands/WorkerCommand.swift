@@ -5,6 +5,7 @@ import OutboxStore
 
 struct WorkerCommand: Command {
     static let name = "worker"
+    static func needsDelivery(_ args: ParsedArguments) -> Bool { true }
     static let abstract = "deliver queued messages: run until stopped, or --once to drain what is due"
     static let options: [OptionSpec] = [
         .flag("once", "deliver everything due now, print a summary and exit (75 if a sink was offline)"),

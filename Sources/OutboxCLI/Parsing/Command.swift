@@ -12,6 +12,10 @@ public protocol Command: Sendable {
     /// Longer help after the options (examples, notes).
     static var discussion: String { get }
 
+    /// Whether the command needs the sinks or the print engine, which only `outbox-delivery`
+    /// loads: the front end hands such a command over before it opens or reads anything.
+    static func needsDelivery(_ arguments: ParsedArguments) -> Bool
+
     /// Checks the arguments before anything is opened or written.
     static func validate(_ arguments: ParsedArguments) throws(OutboxError)
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> ExitCode
@@ -21,5 +25,6 @@ extension Command {
     public static var aliases: [String] { [] }
     public static var arguments: String { "" }
     public static var discussion: String { "" }
+    public static func needsDelivery(_ arguments: ParsedArguments) -> Bool { false }
     public static func validate(_ arguments: ParsedArguments) throws(OutboxError) {}
 }
