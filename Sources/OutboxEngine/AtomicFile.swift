@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OutboxModel
 #if canImport(Glibc)
 import Glibc
@@ -32,8 +32,8 @@ public enum AtomicFile {
     @discardableResult
     public static func create(path: String, classify: Classify = offline,
                               write: (Int32) throws(SinkError) -> Void) throws(SinkError) -> Outcome {
-        let directory = (path as NSString).deletingLastPathComponent
-        let temporary = directory + "/.tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))-" + (path as NSString).lastPathComponent
+        let directory = Paths.deletingLastComponent(path)
+        let temporary = directory + "/.tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))-" + Paths.lastComponent(path)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw classify("cannot create a file in \(Paths.abbreviate(directory))", errno) }
         var renamed = false
@@ -85,9 +85,9 @@ public enum AtomicFile {
     /// Creates the directory (and its parents) if needed. `hint` says what to do when a file
     /// stands where the directory should be.
     public static func ensureDirectory(_ directory: String, permissions: Int? = nil, hint: String = "") throws(SinkError) {
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
+            guard isDirectory else {
                 throw SinkError(.offline, code: "not a directory", "\(Paths.abbreviate(directory)) exists but is not a directory\(hint)")
             }
             return
@@ -96,7 +96,7 @@ public enum AtomicFile {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                     attributes: permissions.map { [.posixPermissions: $0] })
         } catch {
-            throw SinkError(.offline, code: "mkdir", "cannot create the directory \(Paths.abbreviate(directory)): \(error.localizedDescription)")
+            throw SinkError(.offline, code: "mkdir", "cannot create the directory \(Paths.abbreviate(directory)): \(ErrorText.describe(error))")
         }
     }
 

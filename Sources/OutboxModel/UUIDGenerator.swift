@@ -1,8 +1,12 @@
 import FoundationEssentials
 import Glibc
 
-/// Random (version 4) UUIDs as lowercase text, for bulk use: `UUID()` opens and reads
-/// `/dev/urandom` once per call, which was a tenth of the time of a bulk `import`. This reads
+/// Time-ordered (version 7, RFC 9562) UUIDs as lowercase text, for bulk use.
+///
+/// Version 7 starts with the Unix time in milliseconds, so new uids land at the end of the
+/// `message.uid` index instead of on a random page of it: bulk enqueue touches a few pages,
+/// not the whole index. The other 74 bits are random. `UUID()` opens and reads
+/// `/dev/urandom` once per call, which was a tenth of the time of a bulk `import`; this reads
 /// random bytes 4 KB at a time instead (256 UUIDs a read).
 ///
 /// A value type meant for one caller at a time: make one per batch.
@@ -13,16 +17,20 @@ public struct UUIDGenerator {
 
     public init() {}
 
-    /// The next UUID, e.g. `3f1c2a9e-5b7d-4e21-9a0b-6c8d2e4f1a3b`.
-    public mutating func next() -> String {
+    /// The next UUID, e.g. `019ad0c2-5b7d-7e21-9a0b-6c8d2e4f1a3b`.
+    public mutating func next(now: Milliseconds = Timestamp.now()) -> String {
         if used + 16 > pool.count { refill() }
+        // The first six bytes: the time, big-endian.
+        pool.withUnsafeMutableBufferPointer { pool in
+            for offset in 0..<6 { pool[used + offset] = UInt8(truncatingIfNeeded: UInt64(now) >> (40 - 8 * offset)) }
+        }
         let hex: StaticString = "0123456789abcdef"
         let text = pool.withUnsafeBufferPointer { pool in
             String(unsafeUninitializedCapacity: 36) { out in
                 var position = 0
                 for offset in 0..<16 {
                     var byte = pool[used + offset]
-                    if offset == 6 { byte = byte & 0x0F | 0x40 }  // version 4
+                    if offset == 6 { byte = byte & 0x0F | 0x70 }  // version 7
                     if offset == 8 { byte = byte & 0x3F | 0x80 }  // RFC 4122 variant
                     if offset == 4 || offset == 6 || offset == 8 || offset == 10 {
                         out[position] = UInt8(ascii: "-")

@@ -59,6 +59,7 @@ extension OutboxStore {
                 }
                 results.append(EnqueueResult(ids: ids, existing: false))
             }
+            if let lastID = results.last(where: { !$0.existing })?.ids.last { try indexIfFewWaiting(lastID: lastID) }
             return results
         }
     }
@@ -72,17 +73,17 @@ extension OutboxStore {
         return try db.rows("SELECT id FROM message WHERE group_uid = ? ORDER BY id", [group]) { $0.int64(0) }
     }
 
-    /// Writes the channel's content row and indexes it for search.
+    /// Writes the channel's content row, and its search entry when the id is already indexed
+    /// (for `edit`).
     func insertContent(_ content: MessageContent, id: Int64) throws {
         var inserter = Inserter(db: db, hashed: [:], now: Timestamp.now())
         try inserter.insertContent(content, id: id)
+        if try isSearchIndexed(id: id) { try index(content, id: id) }
     }
 
     /// Removes a message's content row and its search entry (for `edit` and `purge`).
     func deleteContent(id: Int64, channel: Channel) throws {
-        let content = try loadContent(id: id, channel: channel)
-        try db.run("INSERT INTO message_search (message_search, rowid, subject, body, recipients, job_name) VALUES ('delete', ?, ?, ?, ?, ?)",
-                   [id] + SearchFields(content).values)
+        if try isSearchIndexed(id: id) { try unindex(try loadContent(id: id, channel: channel), id: id) }
         let table = switch channel { case .mail: "mail_content"; case .sms: "sms_content"; case .print: "print_job" }
         try db.run("DELETE FROM \(table) WHERE message_id = ?", [id])
     }
@@ -105,7 +106,7 @@ private struct Inserter {
     }
 
     private enum SQL: Int, CaseIterable {
-        case message, mail, sms, print, search, attachment
+        case message, mail, sms, print, attachment
 
         var text: String {
             switch self {
@@ -122,7 +123,6 @@ private struct Inserter {
                 INSERT INTO sms_content (message_id, sender, recipient, body, encoding, segments) VALUES (?, ?, ?, ?, ?, ?)
                 """
             case .print: "INSERT INTO print_job (message_id, job_name, spec) VALUES (?, ?, ?)"
-            case .search: "INSERT INTO message_search (rowid, subject, body, recipients, job_name) VALUES (?, ?, ?, ?, ?)"
             case .attachment: """
                 INSERT INTO attachment (message_id, position, role, filename, mime_type, size, sha256)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -182,7 +182,7 @@ private struct Inserter {
         return id
     }
 
-    /// Writes the channel's content row and indexes it for search.
+    /// Writes the channel's content row (search indexing comes later: OutboxStore+SearchIndex).
     mutating func insertContent(_ content: MessageContent, id: Int64) throws {
         switch content {
         case .mail(let mail):
@@ -212,13 +212,5 @@ private struct Inserter {
             try row.bind(ContentCodec.encode(job), at: 3)
             try row.execute()
         }
-        let fields = SearchFields(content)
-        let search = try statement(.search)
-        try search.bind(id, at: 1)
-        try search.bind(fields.subject, at: 2)
-        try search.bind(fields.body, at: 3)
-        try search.bind(fields.recipients, at: 4)
-        try search.bind(fields.jobName, at: 5)
-        try search.execute()
     }
 }

@@ -158,6 +158,22 @@ import Testing
         #expect(running.stop())
     }
 
+    @Test func anIdleWorkerBringsTheSearchIndexUpToDate() async throws {
+        let f = try Fixture()
+        let sink = FaultSink(.mail)
+        let worker = f.worker([sink])
+        let running = RunningWorker(worker)
+        #expect(waitUntil { worker.queue.sync { worker.store != nil } })
+        // A bulk enqueue from another connection leaves indexing to later.
+        var bulk = (1...3_000).map { Fixture.mail($0) }
+        for index in bulk.indices { bulk[index].notBefore = Timestamp.now() + 3_600_000 }
+        try f.queue(bulk)
+        #expect(try f.store.searchBacklog() == 3_000)
+        #expect(waitUntil(20) { (try? f.store.searchBacklog()) == 0 })
+        #expect(try f.store.db.scalar("SELECT count(*) FROM message_search_docsize") == 3_000)
+        #expect(running.stop())
+    }
+
     @Test func twoWorkersDeliverEachMessageExactlyOnce() async throws {
         let f = try Fixture()
         let ids = try f.queue((1...300).map { Fixture.mail($0) })

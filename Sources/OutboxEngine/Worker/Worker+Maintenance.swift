@@ -27,9 +27,30 @@ extension Worker {
         if let version = try? store.db.dataVersion(), version != dataVersion {
             dataVersion = version
             wake = true
+            searchIndexBehind = true
         }
         if let due = nextDueAt, due <= now { wake = true }
         if wake { pump() }
+        if case .continuous = mode, searchIndexBehind, isIdle { indexSearchBacklog() }
+    }
+
+    // MARK: - Search index
+
+    /// Nothing claimed, in flight or waiting to be written.
+    private var isIdle: Bool {
+        pending.isEmpty && lanes.values.allSatisfy { $0.inFlight.isEmpty && $0.backlog.isEmpty }
+    }
+
+    /// Indexes a chunk of messages stored since the search index was last brought up to date
+    /// (bulk enqueues leave that to here), one short transaction per tick while idle.
+    private func indexSearchBacklog() {
+        guard let store else { return }
+        do {
+            if try store.indexWaitingMessages() == 0 { searchIndexBehind = false }
+        } catch {
+            searchIndexBehind = false
+            Log.shared.error("store.error", ["while": "search indexing", "error": "\(error)"])
+        }
     }
 
     // MARK: - Leases

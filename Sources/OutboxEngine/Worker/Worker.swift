@@ -52,6 +52,8 @@ public final class Worker: @unchecked Sendable {
     var timer: DispatchSourceTimer?
     var dataVersion = -1
     var nextDueAt: Milliseconds?
+    /// Messages may be waiting for the search index (set when another process commits).
+    var searchIndexBehind = true
     var lastHeartbeat: Milliseconds = 0
     var lastRecovery: Milliseconds = 0
     var lastFollowUp: Milliseconds = 0

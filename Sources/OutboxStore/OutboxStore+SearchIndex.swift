@@ -1,0 +1,84 @@
+import OutboxModel
+import OutboxSQLite
+
+/// The full-text index is kept off the enqueue path (Migrations/0002_deferred_search.sql):
+/// tokenising a 1 KB body costs more than storing the message. Messages up to a mark are in
+/// `message_search`; those above it are indexed in id order by the worker when it is idle, by
+/// a small enqueue when nothing else is waiting, and by `history --search` before it searches.
+extension OutboxStore {
+    /// Enqueues that leave at most this many messages unindexed index them in the same
+    /// transaction: a single `outbox mail` is searchable at once and nothing waits for later.
+    static let inlineIndexLimit: Int64 = 256
+
+    /// How many messages one indexing transaction takes, so a worker never holds the write
+    /// lock for long.
+    public static let indexChunk = 2_000
+
+    /// The highest message id in the search index (every lower id is in it too).
+    func searchIndexedThrough() throws -> Int64 {
+        try db.first("SELECT CAST(value AS INTEGER) FROM outbox_meta WHERE key = 'search_indexed_through'", [], { $0.int64(0) }) ?? 0
+    }
+
+    /// How many stored messages are not in the search index yet.
+    public func searchBacklog() throws -> Int64 {
+        try read {
+            let maxID = try db.first("SELECT coalesce(max(id), 0) FROM message", [], { $0.int64(0) }) ?? 0
+            return max(0, maxID - (try searchIndexedThrough()))
+        }
+    }
+
+    /// Indexes up to `limit` waiting messages in one write transaction; returns how many
+    /// message ids it moved past (0 when the index is complete).
+    @discardableResult
+    public func indexWaitingMessages(limit: Int = OutboxStore.indexChunk) throws -> Int {
+        try write { try indexWaiting(limit: limit) }
+    }
+
+    /// Brings the search index up to date, a chunk per transaction. A read-only database is
+    /// searched as it is.
+    public func catchUpSearchIndex() throws {
+        do {
+            while try indexWaitingMessages() > 0 {}
+        } catch let error as OutboxError where error.code == .cantCreate {
+            return  // read-only: search what is indexed
+        }
+    }
+
+    /// The indexing step, inside the caller's write transaction.
+    func indexWaiting(limit: Int) throws -> Int {
+        let mark = try searchIndexedThrough()
+        let waiting = try db.rows("SELECT id, channel FROM message WHERE id > ? ORDER BY id LIMIT ?", [mark, limit]) {
+            ($0.int64(0), Channel(rawValue: $0.string(1)) ?? .mail)
+        }
+        guard let last = waiting.last?.0 else { return 0 }
+        for (id, channel) in waiting {
+            try index(try loadContent(id: id, channel: channel), id: id)
+        }
+        try db.run("UPDATE outbox_meta SET value = ? WHERE key = 'search_indexed_through'", [String(last)])
+        return waiting.count
+    }
+
+    /// Indexes the messages an enqueue just wrote when they (and anything before them) are few.
+    func indexIfFewWaiting(lastID: Int64) throws {
+        let mark = try searchIndexedThrough()
+        guard lastID - mark <= Self.inlineIndexLimit else { return }
+        _ = try indexWaiting(limit: Int(Self.inlineIndexLimit))
+    }
+
+    /// Whether `id` is in the index (its entry must then follow its content).
+    func isSearchIndexed(id: Int64) throws -> Bool {
+        id <= (try searchIndexedThrough())
+    }
+
+    func index(_ content: MessageContent, id: Int64) throws {
+        try db.run("INSERT INTO message_search (rowid, subject, body, recipients, job_name) VALUES (?, ?, ?, ?, ?)",
+                   [id] + SearchFields(content).values)
+    }
+
+    /// Removes `content` from the index; the index is contentless, so the values must be
+    /// exactly those it was indexed with.
+    func unindex(_ content: MessageContent, id: Int64) throws {
+        try db.run("INSERT INTO message_search (message_search, rowid, subject, body, recipients, job_name) VALUES ('delete', ?, ?, ?, ?, ?)",
+                   [id] + SearchFields(content).values)
+    }
+}
