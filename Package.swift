@@ -47,6 +47,9 @@ let package = Package(
                           linkerSettings: [.unsafeFlags(["-static-executable"]), .linkedLibrary("_FoundationCShims"), .linkedLibrary("_FoundationCollections")]),
         .executableTarget(name: "outbox-delivery", dependencies: ["OutboxDelivery"]),
 
+        // MARK: - Benchmarks (run by Benchmarks/*.sh)
+        .executableTarget(name: "outbox-enqueue-benchmark", dependencies: ["OutboxStore"], path: "Benchmarks/EnqueueBenchmark"),
+
         // MARK: - Tests
         .testTarget(name: "OutboxStoreTests", dependencies: ["OutboxStore"]),
         .testTarget(name: "OutboxModelTests", dependencies: ["OutboxModel"]),

@@ -75,8 +75,10 @@ def mail_rows(start, count, state_of=lambda i: "queued", now=None):
         yield message, recipients, subject, body(index), to
 
 
-def insert_rows(db, rows, batch=10_000):
-    """Inserts rows from `mail_rows` in transactions of `batch` messages, as `outbox import` does."""
+def insert_rows(db, rows, batch=10_000, search=True):
+    """Inserts rows from `mail_rows` in transactions of `batch` messages: the message and
+    mail_content rows a bulk enqueue writes, and (with `search`) their full-text rows in the same
+    transaction, as a database indexed up to date holds them."""
     rows = iter(rows)
     while True:
         db.execute("BEGIN IMMEDIATE")
@@ -89,11 +91,32 @@ def insert_rows(db, rows, batch=10_000):
             mid = cursor.lastrowid
             db.execute("INSERT INTO mail_content (message_id, sender, recipients, subject, text_body, html_body, headers)"
                        " VALUES (?, NULL, ?, ?, ?, NULL, NULL)", (mid, recipients, subject, text))
-            db.execute("INSERT INTO message_search (rowid, subject, body, recipients, job_name) VALUES (?, ?, ?, ?, '')",
-                       (mid, subject, text, to))
+            if search:
+                index_row(db, mid, subject, text, to)
             n += 1
             if n == batch:
                 break
         db.execute("COMMIT")
         if n < batch:
             return
+
+
+def index_row(db, mid, subject, text, to):
+    db.execute("INSERT INTO message_search (rowid, subject, body, recipients, job_name) VALUES (?, ?, ?, ?, '')",
+               (mid, subject, text, to))
+
+
+def index_all(db, chunk=2_000):
+    """Indexes every message for search, a transaction per chunk (as the worker catches up)."""
+    last = 0
+    while True:
+        db.execute("BEGIN IMMEDIATE")
+        found = db.execute("SELECT m.id, mc.subject, mc.text_body, mc.recipients FROM message m"
+                           " JOIN mail_content mc ON mc.message_id = m.id WHERE m.id > ? ORDER BY m.id LIMIT ?",
+                           (last, chunk)).fetchall()
+        for mid, subject, text, recipients in found:
+            index_row(db, mid, subject, text, " ".join(json.loads(recipients)["to"]))
+        db.execute("COMMIT")
+        if len(found) < chunk:
+            return
+        last = found[-1][0]
