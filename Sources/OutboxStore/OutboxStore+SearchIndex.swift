@@ -44,18 +44,48 @@ extension OutboxStore {
         }
     }
 
-    /// The indexing step, inside the caller's write transaction.
+    /// The indexing step, inside the caller's write transaction: the next `limit` ids above
+    /// the mark, their content read a channel at a time.
     func indexWaiting(limit: Int) throws -> Int {
         let mark = try searchIndexedThrough()
-        let waiting = try db.rows("SELECT id, channel FROM message WHERE id > ? ORDER BY id LIMIT ?", [mark, limit]) {
-            ($0.int64(0), Channel(rawValue: $0.string(1)) ?? .mail)
+        guard let last = try db.first("""
+            SELECT max(id) FROM (SELECT id FROM message WHERE id > ? ORDER BY id LIMIT ?)
+            """, [mark, limit], { $0.isNull(0) ? nil : $0.int64(0) }) ?? nil else { return 0 }
+        let range: [any SQLiteBindable] = [mark, last]
+        var entries: [(id: Int64, content: MessageContent)] = []
+        entries += try db.rows("""
+            SELECT m.id, c.sender, c.recipients, c.subject, c.text_body, c.html_body
+            FROM message m JOIN mail_content c ON c.message_id = m.id WHERE m.id > ? AND m.id <= ?
+            """, range) { row in
+            // Headers are not searched: the entry needs only these fields (see SearchFields).
+            let r = try ContentCodec.decodeRecipients(row.string(2))
+            return (row.int64(0), .mail(MailContent(sender: row.optionalString(1), to: r.to, cc: r.cc, bcc: r.bcc, replyTo: r.replyTo,
+                                                    subject: row.string(3), textBody: row.optionalString(4), htmlBody: row.optionalString(5))))
         }
-        guard let last = waiting.last?.0 else { return 0 }
-        for (id, channel) in waiting {
-            try index(try loadContent(id: id, channel: channel), id: id)
+        entries += try db.rows("""
+            SELECT m.id, c.sender, c.recipient, c.body FROM message m JOIN sms_content c ON c.message_id = m.id
+            WHERE m.id > ? AND m.id <= ?
+            """, range) { row in
+            (row.int64(0), .sms(SMSContent(sender: row.optionalString(1), recipient: row.string(2), body: row.string(3))))
+        }
+        entries += try db.rows("""
+            SELECT m.id, c.spec FROM message m JOIN print_job c ON c.message_id = m.id WHERE m.id > ? AND m.id <= ?
+            """, range) { row in
+            (row.int64(0), .print(try ContentCodec.decode(PrintJob.self, row.string(1))))
+        }
+        let insert = try db.statement("INSERT INTO message_search (rowid, subject, body, recipients, job_name) VALUES (?, ?, ?, ?, ?)")
+        for entry in entries {
+            let fields = SearchFields(entry.content)
+            insert.reset()
+            try insert.bind(entry.id, at: 1)
+            try insert.bind(fields.subject, at: 2)
+            try insert.bind(fields.body, at: 3)
+            try insert.bind(fields.recipients, at: 4)
+            try insert.bind(fields.jobName, at: 5)
+            try insert.execute()
         }
         try db.run("UPDATE outbox_meta SET value = ? WHERE key = 'search_indexed_through'", [String(last)])
-        return waiting.count
+        return Int(last - mark)
     }
 
     /// Indexes the messages an enqueue just wrote when they (and anything before them) are few.

@@ -16,6 +16,45 @@ struct EnqueueTests {
         #expect(try fixture.count("message_search_docsize") == 1)
     }
 
+    /// Plain messages go many to a statement; keyed ones, groups and files one at a time, in
+    /// between. Every result must still name the message written for its entry.
+    @Test func aMixedBatchGetsEachEntrysOwnIdAndContent() throws {
+        let fixture = try StoreFixture()
+        let attachment = try fixture.write("a.txt", Data("hello".utf8))
+        var batch: [[NewMessage]] = []
+        for n in 0..<700 {
+            let mail = NewMessage(content: .mail(MailContent(to: ["u\(n)@example.org"], subject: "entry \(n)")))
+            let sms = NewMessage(content: .sms(SMSContent(recipient: "+49151123\(String(format: "%05d", n))", body: "entry \(n)")))
+            switch n % 50 {
+            case 7: batch.append([NewMessage(content: mail.content, idempotencyKey: "key-\(n)")])
+            case 8: batch.append([sms, NewMessage(content: .sms(SMSContent(recipient: "+4917000000\(n % 10)", body: "entry \(n)")))])
+            case 9: batch.append([NewMessage(content: mail.content, files: [NewAttachment(path: attachment, filename: "a.txt", mimeType: "text/plain")])])
+            default: batch.append([n % 3 == 0 ? sms : mail])
+            }
+        }
+        let results = try fixture.store.enqueueBatch(batch)
+        #expect(results.count == batch.count)
+        let ids = results.flatMap(\.ids)
+        #expect(ids == Array(1...Int64(ids.count)))
+        for (entry, result) in zip(batch, results) {
+            #expect(!result.existing && result.ids.count == entry.count)
+            for (message, id) in zip(entry, result.ids) {
+                let detail = try #require(try fixture.store.detail(id: id))
+                #expect(detail.content == message.content)
+                #expect(detail.attachments.count == message.files.count)
+            }
+        }
+        #expect(Set(try fixture.store.db.rows("SELECT uid FROM message", [], { $0.string(0) })).count == ids.count)
+        // The same batch again: keyed entries come back as they were, the rest are new.
+        let again = try fixture.store.enqueueBatch(batch)
+        for ((entry, first), second) in zip(zip(batch, results), again) {
+            let keyed = entry[0].idempotencyKey != nil
+            #expect(second.existing == keyed)
+            #expect(keyed ? second.ids == first.ids : second.ids.allSatisfy { $0 > Int64(ids.count) })
+        }
+        #expect(again.filter(\.existing).count == 14)
+    }
+
     @Test func sameKeyReturnsTheSameIdAndWritesNothing() throws {
         let fixture = try StoreFixture()
         let message = NewMessage(content: .mail(MailContent(to: ["ada@example.org"], subject: "once")), idempotencyKey: "order-42")
