@@ -203,6 +203,20 @@ struct CommandTests {
         #expect(cli.counts()["message"] == before + 51)
     }
 
+    @Test func aBulkImportIsSearchableAndStatusShowsTheIndexCatchingUp() {
+        let cli = CLI()
+        let lines = (0..<400).map { index in
+            #"{"channel":"mail","to":["user\#(index)@example.org"],"subject":"bulk \#(index)","body":"\#(index == 321 ? "zanzibar" : "routine") text"}"#
+        }
+        cli.ok("import", cli.temporary.write("bulk.jsonl", lines.joined(separator: "\n")))
+        let before = cli.ok("status", "--json", "--no-probe").jsonLines
+        #expect(before.first?["search_backlog"] as? Int == 400)
+        let found = cli.ok("history", "--search", "zanzibar", "--json").jsonLines
+        #expect(found.count == 1 && found.first?["id"] as? Int == 322)
+        #expect(cli.ok("status", "--json", "--no-probe").jsonLines.first?["search_backlog"] as? Int == 0)
+        #expect(!cli.ok("status", "--no-probe").stdout.contains("search index"))
+    }
+
     @Test func draftsEditSendDiscard() throws {
         let cli = CLI()
         let draft = cli.mail("--draft", subject: "first draft")

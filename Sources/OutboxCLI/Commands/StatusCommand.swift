@@ -59,8 +59,11 @@ struct StatusCommand: Command {
             channels.append(object)
             lines.append("\(channel.rawValue): \(sink.destinationDescription) — \(state)\(detail.map { " (\($0))" } ?? "")")
         }
+        // Bulk enqueues leave search indexing to the idle worker (or the next search).
+        let unindexed = try context.store().searchBacklog()
+        if unindexed > 0 { lines.append("search index: up to \(unindexed) message\(unindexed == 1 ? "" : "s") waiting to be indexed") }
         if args.has("json") {
-            context.output.json(["database": try context.databasePath(), "channels": channels])
+            context.output.json(["database": try context.databasePath(), "channels": channels, "search_backlog": Int(unindexed)])
         } else {
             context.output.line(lines.joined(separator: "\n"))
         }
