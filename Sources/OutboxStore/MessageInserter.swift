@@ -12,7 +12,8 @@ struct MessageInserter {
     static let rowsPerStatement = 128
 
     let db: Connection
-    let hashed: [String: OutboxStore.HashedFile]
+    /// The hashes of the files being stored, by path.
+    var hashed: [String: OutboxStore.HashedFile]
     let now: Milliseconds
     var uuids = UUIDGenerator()
     /// Prepared statements by table and rows per statement.

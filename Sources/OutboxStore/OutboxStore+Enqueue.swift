@@ -21,59 +21,85 @@ extension OutboxStore {
     /// Returns one result per message, in order.
     public func enqueueBatch(_ batch: [[NewMessage]], now: Milliseconds = Timestamp.now()) throws -> [EnqueueResult] {
         // Hash files before taking the write lock; identical files are hashed once.
-        var hashed: [String: HashedFile] = [:]
-        for messages in batch {
-            for message in messages {
-                for file in message.files where hashed[file.path] == nil {
-                    hashed[file.path] = try Self.hashFile(file.path)
+        let hashed = try Self.hashFiles(of: batch)
+        var handedOver = false
+        return try enqueueChunks(now: now, bigCache: batch.count >= 2_000, hashed: hashed) {
+            defer { handedOver = true }
+            return handedOver ? nil : batch
+        }
+    }
+
+    /// Stores messages handed over a chunk at a time, all in one transaction: a bulk `import`
+    /// never holds a whole file's messages. `next` returns the next chunk, or `nil` at the end;
+    /// an error thrown by it rolls everything back. Files are hashed as their chunk comes.
+    public func enqueueStream(now: Milliseconds = Timestamp.now(), _ next: () throws -> [[NewMessage]]?) throws -> [EnqueueResult] {
+        try enqueueChunks(now: now, bigCache: true, hashed: [:]) { try next() }
+    }
+
+    private func enqueueChunks(now: Milliseconds, bigCache: Bool, hashed: [String: HashedFile],
+                               _ next: () throws -> [[NewMessage]]?) throws -> [EnqueueResult] {
+        func insert() throws -> [EnqueueResult] {
+            try write {
+                var inserter = MessageInserter(db: db, hashed: hashed, now: now)
+                var results: [EnqueueResult] = []
+                while let chunk = try next() {
+                    for (path, file) in try Self.hashFiles(of: chunk, skipping: inserter.hashed) { inserter.hashed[path] = file }
+                    try self.insert(chunk, with: &inserter, into: &results)
                 }
+                if let lastID = results.last(where: { !$0.existing })?.ids.last { try indexIfFewWaiting(lastID: lastID) }
+                return results
             }
         }
         // Past a few thousand messages the transaction's working set outgrows the default cache.
-        guard batch.count < 2_000 else {
-            do {
-                return try db.withCacheSize(kibibytes: 256 * 1024) { try insertBatch(batch, hashed: hashed, now: now) }
-            } catch let error as SQLiteError {
-                throw StoreError.map(error, path: path)
-            }
+        guard bigCache else { return try insert() }
+        do {
+            return try db.withCacheSize(kibibytes: 256 * 1024) { try insert() }
+        } catch let error as SQLiteError {
+            throw StoreError.map(error, path: path)
         }
-        return try insertBatch(batch, hashed: hashed, now: now)
     }
 
-    private func insertBatch(_ batch: [[NewMessage]], hashed: [String: HashedFile], now: Milliseconds) throws -> [EnqueueResult] {
-        try write {
-            var inserter = MessageInserter(db: db, hashed: hashed, now: now)
-            var results: [EnqueueResult] = []
-            results.reserveCapacity(batch.count)
-            // Single messages without key or files wait here to be written many to a statement.
-            var plain: [NewMessage] = []
-            func writePlain() throws {
-                for id in try inserter.insertPlain(plain[...]) { results.append(EnqueueResult(ids: [id], existing: false)) }
-                plain.removeAll(keepingCapacity: true)
+    /// The files of `batch` not in `known`, hashed; identical paths once.
+    private static func hashFiles(of batch: [[NewMessage]], skipping known: [String: HashedFile] = [:]) throws -> [String: HashedFile] {
+        var hashed: [String: HashedFile] = [:]
+        for messages in batch {
+            for message in messages {
+                for file in message.files where known[file.path] == nil && hashed[file.path] == nil {
+                    hashed[file.path] = try hashFile(file.path)
+                }
             }
-            for messages in batch {
-                if messages.count == 1, MessageInserter.isPlain(messages[0], key: messages[0].idempotencyKey, group: nil) {
-                    plain.append(messages[0])
-                    continue
-                }
-                try writePlain()
-                if let key = messages.first?.idempotencyKey, let ids = try existingIDs(forKey: key) {
-                    results.append(EnqueueResult(ids: ids, existing: true))
-                    continue
-                }
-                let group = messages.count > 1 ? inserter.uuids.next() : nil
-                var ids: [Int64] = []
-                ids.reserveCapacity(messages.count)
-                for (index, message) in messages.enumerated() {
-                    ids.append(try inserter.insert(message, key: index == 0 ? message.idempotencyKey : nil, group: group,
-                                                   store: self))
-                }
-                results.append(EnqueueResult(ids: ids, existing: false))
+        }
+        return hashed
+    }
+
+    /// Inserts `batch`, appending one result per entry to `results`, inside the caller's transaction.
+    private func insert(_ batch: [[NewMessage]], with inserter: inout MessageInserter, into results: inout [EnqueueResult]) throws {
+        results.reserveCapacity(results.count + batch.count)
+        // Single messages without key or files wait here to be written many to a statement.
+        var plain: [NewMessage] = []
+        func writePlain() throws {
+            for id in try inserter.insertPlain(plain[...]) { results.append(EnqueueResult(ids: [id], existing: false)) }
+            plain.removeAll(keepingCapacity: true)
+        }
+        for messages in batch {
+            if messages.count == 1, MessageInserter.isPlain(messages[0], key: messages[0].idempotencyKey, group: nil) {
+                plain.append(messages[0])
+                continue
             }
             try writePlain()
-            if let lastID = results.last(where: { !$0.existing })?.ids.last { try indexIfFewWaiting(lastID: lastID) }
-            return results
+            if let key = messages.first?.idempotencyKey, let ids = try existingIDs(forKey: key) {
+                results.append(EnqueueResult(ids: ids, existing: true))
+                continue
+            }
+            let group = messages.count > 1 ? inserter.uuids.next() : nil
+            var ids: [Int64] = []
+            ids.reserveCapacity(messages.count)
+            for (index, message) in messages.enumerated() {
+                ids.append(try inserter.insert(message, key: index == 0 ? message.idempotencyKey : nil, group: group, store: self))
+            }
+            results.append(EnqueueResult(ids: ids, existing: false))
         }
+        try writePlain()
     }
 
     /// The ids stored under `key` (all messages of its group).

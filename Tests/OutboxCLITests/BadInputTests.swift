@@ -178,6 +178,13 @@ struct BadInputTests {
         let keyed = #"{"channel":"sms","to":"+4915112345678","body":"ok","key":"k1"}"#
         cli.refused(65, ["import", "-"], stdin: [keyed, keyed].joined(separator: "\n"))
         cli.refused(65, ["import", "-"], stdin: "\n\n")
+        // Read and stored a chunk at a time: a bad line chunks after the first still rolls back
+        // everything (from a file and from standard input).
+        var many = Array(repeating: good, count: 5_000)
+        many[4_499] = cases[0]
+        let result = cli.refused(65, ["import", cli.temporary.write("many.jsonl", many.joined(separator: "\n"))])
+        #expect(result.stderr.contains("line 4500"), "\(result.stderr)")
+        #expect(cli.refused(65, ["import", "-"], stdin: many.joined(separator: "\n")).stderr.contains("line 4500"))
     }
 
     @Test func databaseDirectoryThatCannotBeCreatedIs73() {

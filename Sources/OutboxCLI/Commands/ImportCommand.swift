@@ -24,41 +24,45 @@ struct ImportCommand: Command {
         guard args.positionals.count <= 1 else { throw .usage("import takes one FILE (or - for standard input)") }
     }
 
+    /// Lines parsed and handed to the store at a time (one transaction holds them all).
+    static let chunkLines = 2_000
+
     static func run(_ args: ParsedArguments, _ context: Context) throws -> ExitCode {
         let config = try context.config()
         let path = args.positionals.first ?? "-"
-        let data: Data
-        if path == "-" { data = (try? SystemFile.standardInput.readToEnd()) ?? Data() } else {
-            guard let contents = FileManager.default.contents(atPath: Paths.expand(path)) else {
+        let file: SystemFile
+        if path == "-" { file = .standardInput } else {
+            guard let opened = SystemFile(forReadingAtPath: Paths.expand(path)) else {
                 throw OutboxError.noInput("cannot read \(path): no such file or not readable")
             }
-            data = contents
+            file = opened
         }
         defer { TemporaryFiles.removeAll() }
-        var batch: [[NewMessage]] = []
+        var reader = LineReader(file)
+        var lineNumber = 0
         var keys = Set<String>()
-        try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws in
-            var lineNumber = 0
-            var start = 0
-            while start < bytes.count {
+        // Read, checked and stored a chunk at a time inside one transaction: a bad line anywhere
+        // rolls back everything before it.
+        let results = try context.store().enqueueStream {
+            var chunk: [[NewMessage]] = []
+            while chunk.count < chunkLines, let messages = try reader.next({ line -> [NewMessage]? in
                 lineNumber += 1
-                let end = Self.lineEnd(in: bytes, from: start)
-                let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-                start = end + 1
-                if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { continue }
+                if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { return nil }
                 do {
                     let messages = try ImportLine.messages(line, config: config)
                     if let key = messages.first?.idempotencyKey, !keys.insert(key).inserted {
                         throw OutboxError.data("key '\(key)' appears twice in the file")
                     }
-                    batch.append(messages)
+                    return messages
                 } catch let error as OutboxError {
                     throw OutboxError(error.code == .usage ? .dataError : error.code, "line \(lineNumber): \(error.message); nothing was imported")
                 }
+            }) {
+                if let messages { chunk.append(messages) }
             }
+            return chunk.isEmpty ? nil : chunk
         }
-        guard !batch.isEmpty else { throw OutboxError.data("\(path) has no messages; nothing was imported") }
-        let results = try context.store().enqueueBatch(batch)
+        guard !results.isEmpty else { throw OutboxError.data("\(path) has no messages; nothing was imported") }
         if args.has("json") {
             for result in results { for id in result.ids { context.output.json(["id": Int(id), "existing": result.existing]) } }
         } else {
@@ -67,13 +71,6 @@ struct ImportCommand: Command {
             context.output.line("imported \(stored) message\(stored == 1 ? "" : "s")\(existing > 0 ? ", \(existing) already present (same key)" : "")")
         }
         return .ok
-    }
-
-    /// The index of the next newline at or after `start`, or the end of `bytes`.
-    private static func lineEnd(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
-        guard start < bytes.count, let base = bytes.baseAddress,
-              let newline = memchr(base + start, 0x0A, bytes.count - start) else { return bytes.count }
-        return base.distance(to: UnsafeRawPointer(newline))
     }
 }
 
