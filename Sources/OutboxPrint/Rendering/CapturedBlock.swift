@@ -57,12 +57,24 @@ final class CapturedBlock {
 
     private func fill(from laid: LaidOutBlock, textLength: Int) -> Bool {
         guard let text = pango_layout_get_text(laid.layout), strlen(text) == textLength else { return false }
-        var fontIndex: [OpaquePointer: Int] = [:]
+        // Filled in locals and stored at the end: cheaper than appending to properties.
+        var lines = [Line](), runs = [Run](), glyphIDs = [UInt16](), glyphX = [Int32](), clusters = [cairo_text_cluster_t]()
+        var glyphY: [Int: [Int32]] = [:]
+        var lastFont: (scaled: OpaquePointer, index: Int)?
         var clusterStorage = [cairo_text_cluster_t]()
         // About a glyph a byte; trimmed to size at the end.
         glyphIDs.reserveCapacity(textLength)
         glyphX.reserveCapacity(textLength)
         lines.reserveCapacity(laid.lines.count)
+        runs.reserveCapacity(laid.lines.count)
+        defer {
+            self.lines = lines
+            self.runs = runs.withUnsafeBufferPointer { Array($0) }
+            self.glyphIDs = glyphIDs.withUnsafeBufferPointer { Array($0) }
+            self.glyphX = glyphX.withUnsafeBufferPointer { Array($0) }
+            self.glyphY = glyphY
+            self.clusters = clusters
+        }
         for metrics in laid.lines {
             let firstRun = runs.count
             var xOff: Int32 = 0
@@ -74,67 +86,73 @@ final class CapturedBlock {
                 let analysis = item.pointee.analysis
                 guard analysis.flags & UInt8(PANGO_ANALYSIS_FLAG_CENTERED_BASELINE) == 0,
                       let pangoFont = analysis.font,
-                      let scaled = pango_cairo_font_get_scaled_font(OpaquePointer(pangoFont)),
-                      cairo_scaled_font_status(scaled) == CAIRO_STATUS_SUCCESS else { return false }
+                      let scaled = pango_cairo_font_get_scaled_font(OpaquePointer(pangoFont)) else { return false }
                 let font: Int
-                if let known = fontIndex[scaled] {
+                if let lastFont, lastFont.scaled == scaled {
+                    font = lastFont.index
+                } else if let known = fonts.firstIndex(of: scaled) {
                     font = known
                 } else {
+                    guard cairo_scaled_font_status(scaled) == CAIRO_STATUS_SUCCESS else { return false }
                     font = fonts.count
                     fonts.append(cairo_scaled_font_reference(scaled))
-                    fontIndex[scaled] = font
                 }
+                lastFont = (scaled, font)
                 xOff += run.pointee.start_x_offset
                 let firstGlyph = glyphIDs.count
-                var position: Int32 = 0, width: Int32 = 0
+                var position: Int32 = 0
                 var yOffsets: [Int32] = []
                 let count = Int(glyphString.pointee.num_glyphs)
                 let infos = glyphString.pointee.glyphs!
+                let logClusters = glyphString.pointee.log_clusters!
+                let backward = analysis.level & 1 != 0
+                // One byte and one glyph a cluster, in order: the clusters need not be kept.
+                var oneToOne = !backward && count == Int(item.pointee.length)
                 for number in 0..<count {
                     let info = infos[number]
                     if info.glyph != PANGO_GLYPH_EMPTY {
                         guard info.glyph & PANGO_GLYPH_UNKNOWN_FLAG == 0, info.glyph <= UInt32(UInt16.max) else { return false }
-                        glyphIDs.append(UInt16(info.glyph))
-                        glyphX.append(position + info.geometry.x_offset)
+                        glyphIDs.append(UInt16(truncatingIfNeeded: info.glyph))
+                        glyphX.append(position &+ info.geometry.x_offset)
                         if info.geometry.y_offset != 0 && yOffsets.isEmpty {
                             yOffsets = Array(repeating: 0, count: glyphIDs.count - 1 - firstGlyph)
                         }
                         if !yOffsets.isEmpty || info.geometry.y_offset != 0 { yOffsets.append(info.geometry.y_offset) }
+                    } else {
+                        oneToOne = false
                     }
-                    position += info.geometry.width
-                    width += info.geometry.width
-                }
-                let backward = analysis.level & 1 != 0
-                // The clusters pango_cairo_renderer_draw_glyph_item makes, empty and unknown
-                // glyphs discounted.
-                clusterStorage.removeAll(keepingCapacity: true)
-                var oneToOne = true
-                var iterator = PangoGlyphItemIter()
-                if pango_glyph_item_iter_init_start(&iterator, run, text) != 0 {
-                    repeat {
-                        let bytes = iterator.end_index - iterator.start_index
-                        var glyphs = backward ? iterator.start_glyph - iterator.end_glyph : iterator.end_glyph - iterator.start_glyph
-                        for number in min(iterator.start_glyph, iterator.end_glyph + 1)..<max(iterator.start_glyph + 1, iterator.end_glyph) {
-                            let glyph = infos[Int(number)].glyph
-                            if glyph == PANGO_GLYPH_EMPTY || glyph & PANGO_GLYPH_UNKNOWN_FLAG != 0 { glyphs -= 1 }
-                        }
-                        if bytes != 1 || glyphs != 1 { oneToOne = false }
-                        clusterStorage.append(cairo_text_cluster_t(num_bytes: bytes, num_glyphs: glyphs))
-                    } while pango_glyph_item_iter_next_cluster(&iterator) != 0
+                    if logClusters[number] != Int32(number) { oneToOne = false }
+                    position &+= info.geometry.width
                 }
                 let firstCluster = clusters.count
-                if !oneToOne || clusterStorage.count != glyphIDs.count - firstGlyph { clusters.append(contentsOf: clusterStorage) }
+                if !oneToOne {
+                    // The clusters pango_cairo_renderer_draw_glyph_item makes, empty and
+                    // unknown glyphs discounted.
+                    clusterStorage.removeAll(keepingCapacity: true)
+                    var iterator = PangoGlyphItemIter()
+                    if pango_glyph_item_iter_init_start(&iterator, run, text) != 0 {
+                        repeat {
+                            let bytes = iterator.end_index - iterator.start_index
+                            var glyphs = backward ? iterator.start_glyph - iterator.end_glyph : iterator.end_glyph - iterator.start_glyph
+                            for number in min(iterator.start_glyph, iterator.end_glyph + 1)..<max(iterator.start_glyph + 1, iterator.end_glyph) {
+                                let glyph = infos[Int(number)].glyph
+                                if glyph == PANGO_GLYPH_EMPTY || glyph & PANGO_GLYPH_UNKNOWN_FLAG != 0 { glyphs -= 1 }
+                            }
+                            clusterStorage.append(cairo_text_cluster_t(num_bytes: bytes, num_glyphs: glyphs))
+                        } while pango_glyph_item_iter_next_cluster(&iterator) != 0
+                    }
+                    let trivial = clusterStorage.count == glyphIDs.count - firstGlyph
+                        && clusterStorage.allSatisfy { $0.num_bytes == 1 && $0.num_glyphs == 1 }
+                    if !trivial { clusters.append(contentsOf: clusterStorage) }
+                }
                 if !yOffsets.isEmpty { glyphY[runs.count] = yOffsets }
                 runs.append(Run(font: font, x: xOff, y: -run.pointee.y_offset, glyphs: firstGlyph..<glyphIDs.count,
                                 textOffset: item.pointee.offset, textLength: item.pointee.length,
                                 clusters: firstCluster..<clusters.count, backward: backward))
-                xOff += width + run.pointee.end_x_offset
+                xOff &+= position &+ run.pointee.end_x_offset
             }
             lines.append(Line(x: metrics.x, height: metrics.height, baseline: metrics.baseline, runs: firstRun..<runs.count))
         }
-        glyphIDs = glyphIDs.withUnsafeBufferPointer { Array($0) }
-        glyphX = glyphX.withUnsafeBufferPointer { Array($0) }
-        runs = runs.withUnsafeBufferPointer { Array($0) }
         return true
     }
 
