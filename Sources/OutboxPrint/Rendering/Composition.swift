@@ -153,20 +153,23 @@ final class Composition {
         if bytes.last == 10 { bytes.removeLast() }
         for (sectionIndex, section) in bytes.split(separator: 12, omittingEmptySubsequences: false).enumerated() {
             var chunkStart = section.startIndex, chunkEnd = section.startIndex
-            var paragraphs = 0
+            var paragraphs = 0, longest: Int? = 0
             var firstOfSection = true
             func emit() {
                 var block = template
                 block.text = String(decoding: bytes[chunkStart..<chunkEnd], as: UTF8.self)
                 block.pageBreakBefore = sectionIndex > 0 && firstOfSection
+                block.longestParagraph = longest
                 blocks.append(block)
                 firstOfSection = false
                 paragraphs = 0
+                longest = 0
             }
             for paragraph in section.split(separator: 10, omittingEmptySubsequences: false) {
                 if paragraphs == 0 { chunkStart = paragraph.startIndex }
                 chunkEnd = paragraph.endIndex
                 paragraphs += 1
+                if let known = longest { longest = Self.characters(paragraph).map { max(known, $0) } }
                 if paragraphs >= Self.blockParagraphs || chunkEnd - chunkStart >= Self.blockBytes { emit() }
             }
             if paragraphs > 0 || firstOfSection {
@@ -174,6 +177,17 @@ final class Composition {
                 emit()
             }
         }
+    }
+
+    /// Characters in UTF-8 `bytes`; `nil` if any is Hebrew, Arabic or another right-to-left
+    /// script of U+0590–U+07FF (lead bytes D6–DF), which Pango aligns to the right.
+    private static func characters(_ bytes: ArraySlice<UInt8>) -> Int? {
+        var count = 0
+        for byte in bytes {
+            if byte & 0xC0 != 0x80 { count += 1 }
+            if (0xD6...0xDF).contains(byte) { return nil }
+        }
+        return count
     }
 
     // MARK: - Items

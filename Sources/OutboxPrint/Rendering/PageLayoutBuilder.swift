@@ -1,3 +1,4 @@
+import CPangoCairo
 import OutboxModel
 
 /// The layout pass: places every block line, image and PDF page on pages without drawing, so
@@ -105,7 +106,8 @@ final class PageLayoutBuilder {
         let body = geometry.body
         if block.pageBreakBefore && used { try newPage() }
         if used { y += block.spaceBefore }
-        let laid = try LaidOutBlock(block, width: body.width, font: composition.fonts[block.font], context: context)
+        let laid = try LaidOutBlock(block, width: body.width, font: composition.fonts[block.font], context: context,
+                                    unwrapped: likelyFitsUnwrapped(block, width: body.width))
         keep(laid, index: index, block: block)
         var first = 0, count = 0, top = y
         for (number, line) in laid.lines.enumerated() {
@@ -123,6 +125,24 @@ final class PageLayoutBuilder {
             y += line.height * block.lineSpacing
         }
         if count > 0 { add(.text(block: index, firstLine: first, lineCount: count, x: body.x, y: top, width: body.width)) }
+    }
+
+    /// Average character widths by font, from Pango's metrics.
+    private var characterWidths: [Int: Double] = [:]
+
+    /// Whether every paragraph of `block` probably fits on one line: then laying it out
+    /// unwrapped is worth trying (`LaidOutBlock` checks).
+    private func likelyFitsUnwrapped(_ block: TextBlock, width: Double) -> Bool {
+        guard let longest = block.longestParagraph, block.alignment == .left else { return false }
+        let characterWidth = characterWidths[block.font] ?? {
+            guard let metrics = pango_context_get_metrics(context, composition.fonts[block.font].handle, nil) else { return .infinity }
+            defer { pango_font_metrics_unref(metrics) }
+            let average = Double(pango_font_metrics_get_approximate_char_width(metrics)) / Double(PANGO_SCALE)
+            characterWidths[block.font] = average
+            return average
+        }()
+        // A margin for lines with wider letters than the average.
+        return Double(longest) * characterWidth <= (width - block.indent) * 0.9
     }
 
     private func keep(_ laid: LaidOutBlock, index: Int, block: TextBlock) {
