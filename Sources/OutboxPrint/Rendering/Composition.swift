@@ -38,8 +38,10 @@ final class Composition {
     private(set) var steps: [Step] = []
 
     /// Plain text is laid out in blocks of at most this many paragraphs or bytes: big enough
-    /// that Pango's per-layout cost vanishes, small enough that memory stays flat.
-    static let blockParagraphs = 40
+    /// that Pango's per-layout cost vanishes, small enough that memory stays flat and that
+    /// Pango's itemizer, which counts the characters of the rest of the layout's text for each
+    /// paragraph, does not grow quadratic (10 paragraphs lay out some 15 % faster than 40).
+    static let blockParagraphs = 10
     static let blockBytes = 4096
 
     init(job: PrintJob, defaults: PrintDefaults, files: any PrintFileResolver) throws {
