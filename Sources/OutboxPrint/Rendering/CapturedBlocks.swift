@@ -2,8 +2,9 @@
 /// past `budget` bytes later blocks are laid out again when drawn, so memory stays flat however
 /// long the document. The draw pass takes each block out, which frees it after its last page.
 final class CapturedBlocks {
-    /// About 4 million glyphs: some 900 pages of dense plain text.
-    static let defaultBudget = 24 << 20
+    /// About 3 million glyphs: some 600 pages of dense plain text (a 66-line page of 70
+    /// characters a line takes some 34 KB).
+    static let defaultBudget = 20 << 20
 
     let budget: Int
     private var blocks: [Int: CapturedBlock] = [:]

@@ -12,8 +12,8 @@ final class PageLayoutBuilder {
     private let context: OpaquePointer
     /// Where text layouts go for the draw pass to reuse; `nil` when nothing is drawn.
     private let cache: LaidOutBlockCache?
-    /// Where plain-text blocks go, captured, for the draw pass: kept in preference to `cache`,
-    /// as they cost a tenth of the memory.
+    /// Where plain-text blocks go, captured, for the draw pass: instead of `cache`, as they
+    /// cost a tenth of the memory.
     private let captured: CapturedBlocks?
     private var layout = PageLayout()
     private var geometry: PageGeometry
@@ -145,11 +145,17 @@ final class PageLayoutBuilder {
         return Double(longest) * characterWidth <= (width - block.indent) * 0.9
     }
 
+    /// Keeps what the draw pass needs of a block: plain text captured while the budget lasts
+    /// (past it, plain text is laid out again when drawn, so memory stays flat), and the
+    /// layouts of what cannot be captured.
     private func keep(_ laid: LaidOutBlock, index: Int, block: TextBlock) {
         let bytes = block.text.utf8.count
-        if !block.isMarkup, let captured, captured.hasRoom,
-           let capture = CapturedBlock.capture(laid, textLength: bytes), captured.keep(capture, index: index) {
-            return
+        if !block.isMarkup, let captured {
+            guard captured.hasRoom else { return }
+            if let capture = CapturedBlock.capture(laid, textLength: bytes) {
+                captured.keep(capture, index: index)
+                return
+            }
         }
         cache?.keep(laid, index: index, bytes: bytes)
     }
