@@ -38,7 +38,7 @@ final class CapturedBlock {
     private var glyphIDs: [UInt16] = []
     /// x (pen position plus offset) of each drawn glyph from its run's start, Pango units.
     private var glyphX: [Int32] = []
-    /// y offsets, only for runs that have any (`yRuns`); almost always empty.
+    /// y offsets by run index, only for runs that have any; almost always empty.
     private var glyphY: [Int: [Int32]] = [:]
     /// Bytes and glyphs of each cluster, for runs whose clusters are not all one to one.
     private var clusters: [cairo_text_cluster_t] = []
