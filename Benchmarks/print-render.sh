@@ -6,7 +6,9 @@
 #   Benchmarks/print-render.sh [PAGES] [PAPS_PAGES]      (CONFIG=release for an optimised build)
 #
 # Ours is `outbox render` (the CLI, handing over to outbox-delivery): the same process start,
-# file read and PDF write a user gets, like the peers' command lines.
+# file read and PDF write a user gets, like the peers' command lines. The figure to compare is
+# the first line, with a `{page} / {pages}` footer (two passes: the count comes first); the
+# second is the one-pass path for a footer without `{pages}`.
 # Debian's paps writes PostScript with glyphs as outlines: slow and large, so it gets fewer
 # pages (default 60) and its pages/s are what to compare.
 set -eu
@@ -41,5 +43,8 @@ export OUTBOX_DB="$WORK/outbox.sqlite" OUTBOX_CONFIG= XDG_DATA_HOME="$WORK/data"
 echo "plain text, A4: $PAGES pages (paps: $PAPS_PAGES), $CONFIG build"
 measure "outbox (pango/cairo)" "$WORK/outbox.pdf" "$BIN" render --text-file "$WORK/text.txt" --out "$WORK/outbox.pdf" \
     --job-name benchmark --font 'DejaVu Sans Mono 9' --line-spacing 1 --insets 36 --footer-height 20 --footer-center '{page} / {pages}'
+# The same without {pages}: one pass, each page drawn as soon as it is laid out.
+measure "outbox, {page} only" "$WORK/outbox1.pdf" "$BIN" render --text-file "$WORK/text.txt" --out "$WORK/outbox1.pdf" \
+    --job-name benchmark --font 'DejaVu Sans Mono 9' --line-spacing 1 --insets 36 --footer-height 20 --footer-center '{page}'
 measure "enscript | ps2pdf" "$WORK/enscript.pdf" sh -c "enscript -q -M A4 -p - '$WORK/text.txt' | ps2pdf - '$WORK/enscript.pdf'"
 measure "paps | ps2pdf" "$WORK/paps.pdf" sh -c "paps --paper a4 '$WORK/paps.txt' | ps2pdf - '$WORK/paps.pdf'"

@@ -28,4 +28,9 @@ import Testing
         let long = String(repeating: "x", count: Composition.blockBytes + 10)
         #expect(try blocks("a\n\(long)\nb").map(\.text) == ["a\n\(long)", "b"])
     }
+
+    @Test func blocksKnowTheirLongestParagraphUnlessRightToLeft() throws {
+        #expect(try blocks("ab\ncde\n日本語の").map(\.longestParagraph) == [4])
+        #expect(try blocks("short\nשלום").map(\.longestParagraph) == [nil])
+    }
 }

@@ -145,6 +145,49 @@ import Testing
         #expect(try PDFTools.fonts(path).contains { $0.name.contains("NotoSansCJK") && $0.embedded })
     }
 
+    /// A long plain text is drawn from the glyph runs the layout pass captured: it must land
+    /// on the same pages at the same places as drawn by Pango, also when only part of it was
+    /// captured and the rest is laid out again.
+    @Test func capturedTextDrawsAsPangoDoes() throws {
+        let samples = [
+            "Plain ASCII with\ttabs\tin it and an unbreakable " + String(repeating: "x", count: 90),
+            "日本語のテキストを印刷します。漢字とかなが混ざった行です。",
+            "שלום עולם, Hebrew beside English 123",
+            "مرحبا بالعالم — Arabic joins its letters",
+            "Combining e\u{301}te\u{301}, ligatures in office and affluent, justified lines follow",
+        ]
+        var lines = (0..<600).map { "\($0): " + samples[$0 % samples.count] }
+        lines[300] += " and a private-use \u{E000} no font has"
+        let text = lines.joined(separator: "\n")
+        func render(footer: String = "{page} / {pages}", budget: Int = CapturedBlocks.defaultBudget, name: String) throws -> (path: String, pages: Int) {
+            let job = PrintJob(info: PrintInfo(jobName: "Long"), content: .renderer(PageRenderer(
+                footerHeight: 20, footer: HeaderFooter(center: footer),
+                insets: EdgeInsets(top: 72, left: 72, bottom: 72, right: 72),
+                formatters: [PrintFormatter(kind: .text, text: text),
+                             PrintFormatter(kind: .text, text: text, alignment: .justified)])))
+            var renderer = PrintRenderer(job: job)
+            renderer.captureBudget = budget
+            let path = directory + "/\(name).pdf"
+            return (path, try renderer.render(files: LocalPrintFiles([:]), to: path))
+        }
+        func words(_ path: String, bodyOnly: Bool = false) throws -> [String] {
+            try PDFTools.words(path).filter { !bodyOnly || $0.yMax < 842 - 72 - 20 }
+                .map { "\($0.page) \($0.text) \($0.xMin) \($0.yMin) \($0.xMax) \($0.yMax)" }
+        }
+        let captured = try render(name: "captured")
+        let pango = try render(budget: 0, name: "pango")
+        let part = try render(budget: 150 * 1024, name: "part")
+        let onePass = try render(footer: "{page}", name: "one-pass")
+        #expect(captured.pages > 20 && [pango.pages, part.pages, onePass.pages].allSatisfy { $0 == captured.pages })
+        let drawn = try PDFTools.text(captured.path)
+        #expect(drawn.contains("日本語のテキスト") && drawn.contains("שלום עולם") && drawn.contains("مرحبا بالعالم"))
+        let reference = try words(pango.path)
+        #expect(try words(captured.path) == reference)
+        #expect(try words(part.path) == reference)
+        #expect(try words(captured.path, bodyOnly: true) == words(onePass.path, bodyOnly: true))
+        #expect(try PDFTools.fonts(captured.path).map(\.name) == PDFTools.fonts(pango.path).map(\.name))
+    }
+
     // MARK: - Output type, overlay, images, PDFs
 
     @Test func grayscaleTakesColourOutOfTextAndImages() throws {

@@ -38,8 +38,10 @@ final class Composition {
     private(set) var steps: [Step] = []
 
     /// Plain text is laid out in blocks of at most this many paragraphs or bytes: big enough
-    /// that Pango's per-layout cost vanishes, small enough that memory stays flat.
-    static let blockParagraphs = 40
+    /// that Pango's per-layout cost vanishes, small enough that memory stays flat and that
+    /// Pango's itemizer, which counts the characters of the rest of the layout's text for each
+    /// paragraph, does not grow quadratic (10 paragraphs lay out some 15 % faster than 40).
+    static let blockParagraphs = 10
     static let blockBytes = 4096
 
     init(job: PrintJob, defaults: PrintDefaults, files: any PrintFileResolver) throws {
@@ -153,20 +155,23 @@ final class Composition {
         if bytes.last == 10 { bytes.removeLast() }
         for (sectionIndex, section) in bytes.split(separator: 12, omittingEmptySubsequences: false).enumerated() {
             var chunkStart = section.startIndex, chunkEnd = section.startIndex
-            var paragraphs = 0
+            var paragraphs = 0, longest: Int? = 0
             var firstOfSection = true
             func emit() {
                 var block = template
                 block.text = String(decoding: bytes[chunkStart..<chunkEnd], as: UTF8.self)
                 block.pageBreakBefore = sectionIndex > 0 && firstOfSection
+                block.longestParagraph = longest
                 blocks.append(block)
                 firstOfSection = false
                 paragraphs = 0
+                longest = 0
             }
             for paragraph in section.split(separator: 10, omittingEmptySubsequences: false) {
                 if paragraphs == 0 { chunkStart = paragraph.startIndex }
                 chunkEnd = paragraph.endIndex
                 paragraphs += 1
+                if let known = longest { longest = Self.characters(paragraph).map { max(known, $0) } }
                 if paragraphs >= Self.blockParagraphs || chunkEnd - chunkStart >= Self.blockBytes { emit() }
             }
             if paragraphs > 0 || firstOfSection {
@@ -174,6 +179,17 @@ final class Composition {
                 emit()
             }
         }
+    }
+
+    /// Characters in UTF-8 `bytes`; `nil` if any is Hebrew, Arabic or another right-to-left
+    /// script of U+0590–U+07FF (lead bytes D6–DF), which Pango aligns to the right.
+    private static func characters(_ bytes: ArraySlice<UInt8>) -> Int? {
+        var count = 0
+        for byte in bytes {
+            if byte & 0xC0 != 0x80 { count += 1 }
+            if (0xD6...0xDF).contains(byte) { return nil }
+        }
+        return count
     }
 
     // MARK: - Items

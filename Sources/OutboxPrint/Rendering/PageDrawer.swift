@@ -15,13 +15,21 @@ final class PageDrawer {
     private var cached: (index: Int, block: LaidOutBlock)?
     /// Layouts the layout pass kept: used instead of laying the same text out again.
     private let laidOut: LaidOutBlockCache?
+    /// Plain-text blocks the layout pass captured, and the one being drawn.
+    private let captured: CapturedBlocks?
+    private var capturedBlock: (index: Int, block: CapturedBlock)?
+    /// Scratch arrays for drawing captured lines.
+    private var glyphBuffer: [cairo_glyph_t] = []
+    private var clusterBuffer: [cairo_text_cluster_t] = []
     private var metadataSet = false
 
-    init(_ composition: Composition, session: RenderSession, layout: PageLayout, laidOut: LaidOutBlockCache? = nil, date: Date) {
+    init(_ composition: Composition, session: RenderSession, layout: PageLayout, laidOut: LaidOutBlockCache? = nil,
+         captured: CapturedBlocks? = nil, date: Date) {
         self.composition = composition
         self.session = session
         self.layout = layout
         self.laidOut = laidOut
+        self.captured = captured
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyy-MM-dd"
@@ -60,6 +68,11 @@ final class PageDrawer {
         switch placement {
         case let .text(index, firstLine, lineCount, x, top, width):
             let block = composition.blocks[index]
+            if capturedBlock?.index != index, let kept = captured?.take(index) { capturedBlock = (index, kept) }
+            if let capturedBlock, capturedBlock.index == index {
+                drawCaptured(capturedBlock.block, text: block.text, lines: firstLine..<firstLine + lineCount, x: x, top: top, block: block)
+                return
+            }
             let laid: LaidOutBlock
             if let cached, cached.index == index {
                 laid = cached.block
@@ -102,6 +115,22 @@ final class PageDrawer {
             try document.render(page: page, on: cr)
             cairo_restore(cr)
         }
+    }
+
+    private func drawCaptured(_ captured: CapturedBlock, text: String, lines: Range<Int>, x: Double, top: Double, block: TextBlock) {
+        let cr = session.cr
+        let color = block.color.map { composition.grayscale ? $0.gray : $0 } ?? RGBColor(red: 0, green: 0, blue: 0)
+        cairo_set_source_rgb(cr, color.red, color.green, color.blue)
+        func draw(_ bytes: UnsafeBufferPointer<UInt8>) {
+            var y = top
+            for number in lines.clamped(to: 0..<captured.lines.count) {
+                let line = captured.lines[number]
+                cairo_move_to(cr, x + line.x, y + line.baseline)
+                captured.draw(line: number, text: bytes, on: cr, buffer: &glyphBuffer, oneToOne: &clusterBuffer)
+                y += line.height * block.lineSpacing
+            }
+        }
+        if text.utf8.withContiguousStorageIfAvailable(draw) == nil { Array(text.utf8).withUnsafeBufferPointer(draw) }
     }
 
     // MARK: - Decorations

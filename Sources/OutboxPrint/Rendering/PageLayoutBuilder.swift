@@ -1,3 +1,4 @@
+import CPangoCairo
 import OutboxModel
 
 /// The layout pass: places every block line, image and PDF page on pages without drawing, so
@@ -11,6 +12,9 @@ final class PageLayoutBuilder {
     private let context: OpaquePointer
     /// Where text layouts go for the draw pass to reuse; `nil` when nothing is drawn.
     private let cache: LaidOutBlockCache?
+    /// Where plain-text blocks go, captured, for the draw pass: instead of `cache`, as they
+    /// cost a tenth of the memory.
+    private let captured: CapturedBlocks?
     private var layout = PageLayout()
     private var geometry: PageGeometry
     private var decorated = false
@@ -21,10 +25,11 @@ final class PageLayoutBuilder {
     /// placements are dropped afterwards, so memory stays flat.
     var onPageFinished: ((PageLayout.Page, Int) throws -> Void)?
 
-    init(_ composition: Composition, session: RenderSession, cache: LaidOutBlockCache? = nil) {
+    init(_ composition: Composition, session: RenderSession, cache: LaidOutBlockCache? = nil, captured: CapturedBlocks? = nil) {
         self.composition = composition
         context = session.context
         self.cache = cache
+        self.captured = captured
         geometry = PageGeometry(size: composition.paper, margin: 72)
     }
 
@@ -101,8 +106,9 @@ final class PageLayoutBuilder {
         let body = geometry.body
         if block.pageBreakBefore && used { try newPage() }
         if used { y += block.spaceBefore }
-        let laid = try LaidOutBlock(block, width: body.width, font: composition.fonts[block.font], context: context)
-        cache?.keep(laid, index: index, bytes: block.text.utf8.count)
+        let laid = try LaidOutBlock(block, width: body.width, font: composition.fonts[block.font], context: context,
+                                    unwrapped: likelyFitsUnwrapped(block, width: body.width))
+        keep(laid, index: index, block: block)
         var first = 0, count = 0, top = y
         for (number, line) in laid.lines.enumerated() {
             if used && y + line.height > body.maxY + 0.01 {
@@ -119,6 +125,39 @@ final class PageLayoutBuilder {
             y += line.height * block.lineSpacing
         }
         if count > 0 { add(.text(block: index, firstLine: first, lineCount: count, x: body.x, y: top, width: body.width)) }
+    }
+
+    /// Average character widths by font, from Pango's metrics.
+    private var characterWidths: [Int: Double] = [:]
+
+    /// Whether every paragraph of `block` probably fits on one line: then laying it out
+    /// unwrapped is worth trying (`LaidOutBlock` checks).
+    private func likelyFitsUnwrapped(_ block: TextBlock, width: Double) -> Bool {
+        guard let longest = block.longestParagraph, block.alignment == .left else { return false }
+        let characterWidth = characterWidths[block.font] ?? {
+            guard let metrics = pango_context_get_metrics(context, composition.fonts[block.font].handle, nil) else { return .infinity }
+            defer { pango_font_metrics_unref(metrics) }
+            let average = Double(pango_font_metrics_get_approximate_char_width(metrics)) / Double(PANGO_SCALE)
+            characterWidths[block.font] = average
+            return average
+        }()
+        // A margin for lines with wider letters than the average.
+        return Double(longest) * characterWidth <= (width - block.indent) * 0.9
+    }
+
+    /// Keeps what the draw pass needs of a block: plain text captured while the budget lasts
+    /// (past it, plain text is laid out again when drawn, so memory stays flat), and the
+    /// layouts of what cannot be captured.
+    private func keep(_ laid: LaidOutBlock, index: Int, block: TextBlock) {
+        let bytes = block.text.utf8.count
+        if !block.isMarkup, let captured {
+            guard captured.hasRoom else { return }
+            if let capture = CapturedBlock.capture(laid, textLength: bytes) {
+                captured.keep(capture, index: index)
+                return
+            }
+        }
+        cache?.keep(laid, index: index, bytes: bytes)
     }
 
     // MARK: - Items printed as they are

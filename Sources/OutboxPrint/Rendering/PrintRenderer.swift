@@ -11,6 +11,9 @@ public struct PrintRenderer {
     public var defaults: PrintDefaults
     /// What `{date}` shows.
     public var date: Date
+    /// How much plain text the layout pass may keep captured for the draw pass; with 0 every
+    /// block is drawn from a Pango layout made again, which tests compare against.
+    var captureBudget = CapturedBlocks.defaultBudget
 
     public init(job: PrintJob, defaults: PrintDefaults = PrintDefaults(), date: Date = Date()) {
         self.job = job
@@ -48,10 +51,10 @@ public struct PrintRenderer {
                     try session.close()
                     return layout.pages.count
                 }
-                let laidOut = LaidOutBlockCache()
-                let layout = try PageLayoutBuilder(composition, session: session, cache: laidOut).build()
+                let laidOut = LaidOutBlockCache(), captured = CapturedBlocks(budget: captureBudget)
+                let layout = try PageLayoutBuilder(composition, session: session, cache: laidOut, captured: captured).build()
                 let selected = try composition.selection(of: layout)
-                try PageDrawer(composition, session: session, layout: layout, laidOut: laidOut, date: date).draw(selected)
+                try PageDrawer(composition, session: session, layout: layout, laidOut: laidOut, captured: captured, date: date).draw(selected)
                 try session.close()
                 return selected.count
             } catch {

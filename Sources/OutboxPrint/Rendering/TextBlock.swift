@@ -18,6 +18,9 @@ struct TextBlock {
     var spaceBefore: Double = 0
     /// A form feed in plain text, or a new formatter section: start on a fresh page.
     var pageBreakBefore = false
+    /// Characters in the longest paragraph of plain text without right-to-left letters, for
+    /// guessing that every paragraph fits on one line; `nil` when not worth guessing.
+    var longestParagraph: Int?
 }
 
 
@@ -36,12 +39,19 @@ final class LaidOutBlock {
     /// `PangoLayout *`
     let layout: OpaquePointer
     private(set) var lines: [LineMetrics] = []
+    /// Laid out without a width, every line fitting.
+    private(set) var isUnwrapped = false
 
-    init(_ block: TextBlock, width: Double, font: FontDescription, context: OpaquePointer) throws {
+    /// With `unwrapped`, the text is first laid out without a width, which spares Pango a
+    /// second shaping of each line; kept if every line fits the width left to right (what
+    /// Pango would have made then), else laid out again at the width.
+    init(_ block: TextBlock, width: Double, font: FontDescription, context: OpaquePointer, unwrapped: Bool = false) throws {
         guard let layout = pango_layout_new(context) else { throw PrintRenderError(.internal, "pango_layout_new failed") }
         self.layout = layout
+        let wrapWidth = Int32(max(width - block.indent, 1) * Double(PANGO_SCALE))
+        let tryUnwrapped = unwrapped && !block.isMarkup && block.alignment == .left
         pango_layout_set_font_description(layout, font.handle)
-        pango_layout_set_width(layout, Int32(max(width - block.indent, 1) * Double(PANGO_SCALE)))
+        pango_layout_set_width(layout, tryUnwrapped ? -1 : wrapWidth)
         pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
         switch block.alignment {
         case .left: pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
@@ -68,7 +78,21 @@ final class LaidOutBlock {
         } else {
             pango_layout_set_text(layout, block.text, -1)
         }
-        guard let iterator = pango_layout_get_iter(layout) else { throw PrintRenderError(.internal, "pango_layout_get_iter failed") }
+        if tryUnwrapped {
+            isUnwrapped = readLines(indent: block.indent, fitting: wrapWidth)
+            if !isUnwrapped {
+                lines.removeAll(keepingCapacity: true)
+                pango_layout_set_width(layout, wrapWidth)
+            }
+        }
+        if lines.isEmpty { _ = readLines(indent: block.indent, fitting: nil) }
+        guard !lines.isEmpty else { throw PrintRenderError(.internal, "pango_layout_get_iter failed") }
+    }
+
+    /// Collects the line metrics; with `fitting`, stops and says false at the first line that
+    /// is wider or not left to right.
+    private func readLines(indent: Double, fitting width: Int32?) -> Bool {
+        guard let iterator = pango_layout_get_iter(layout) else { return false }
         defer { pango_layout_iter_free(iterator) }
         let scale = Double(PANGO_SCALE)
         repeat {
@@ -76,10 +100,14 @@ final class LaidOutBlock {
             pango_layout_iter_get_line_extents(iterator, nil, &logical)
             let baseline = pango_layout_iter_get_baseline(iterator)
             guard let line = pango_layout_iter_get_line_readonly(iterator) else { break }
-            lines.append(LineMetrics(line: line, x: Double(logical.x) / scale + block.indent,
+            if let width, logical.x != 0 || logical.width > width || pango_layout_line_get_resolved_direction(line) != PANGO_DIRECTION_LTR {
+                return false
+            }
+            lines.append(LineMetrics(line: line, x: Double(logical.x) / scale + indent,
                                      height: Double(logical.height) / scale,
                                      baseline: Double(baseline - logical.y) / scale))
         } while pango_layout_iter_next_line(iterator) != 0
+        return true
     }
 
     deinit { outbox_g_object_unref(UnsafeMutableRawPointer(layout)) }
