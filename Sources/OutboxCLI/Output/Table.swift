@@ -2,7 +2,8 @@
 public struct Table {
     public var headers: [String]
     public var rows: [[String]] = []
-    /// Column widths are capped so one long subject cannot push the rest off screen.
+    /// Column widths (in terminal columns) are capped so one long subject cannot push the rest
+    /// off screen.
     public var maxWidth = 48
 
     public init(_ headers: [String]) { self.headers = headers }
@@ -12,11 +13,13 @@ public struct Table {
     public func render() -> String {
         let all = [headers] + rows
         var widths = Array(repeating: 0, count: headers.count)
-        for row in all { for (i, cell) in row.enumerated() where i < widths.count { widths[i] = min(maxWidth, max(widths[i], cell.count)) } }
+        for row in all {
+            for (i, cell) in row.enumerated() where i < widths.count { widths[i] = min(maxWidth, max(widths[i], TerminalWidth.of(cell))) }
+        }
         return all.map { row in
             row.enumerated().map { i, cell in
-                let text = cell.count > maxWidth ? String(cell.prefix(maxWidth - 1)) + "…" : cell
-                return i == row.count - 1 ? text : text.paddedOrTruncated(toLength: widths[i])
+                let text = TerminalWidth.truncated(cell, to: maxWidth)
+                return i == row.count - 1 ? text : TerminalWidth.padded(text, to: widths[i])
             }.joined(separator: "  ")
         }.joined(separator: "\n")
     }
