@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // Layers, arrows pointing down:
-//   C wrappers (CSQLite, CCrypto, CCurl, CCups, CPangoCairo)
+//   C wrappers (CSQLite, CNettle, CCurl, CCups, CPangoCairo)
 //   → OutboxSQLite (connection, statements, blobs)  → OutboxModel (pure values, config, validation)
 //   → OutboxStore (schema, migrations, queries)     → OutboxEngine (sink protocol, worker)
 //   → OutboxCLI (commands; links no sink library)    → outbox (front end)
@@ -17,7 +17,7 @@ let package = Package(
     targets: [
         // MARK: - C libraries
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CNettle", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // Debian 12's libcups2-dev ships no cups.pc: the module map links -lcups itself.
         .systemLibrary(name: "CCups", providers: [.apt(["libcups2-dev"])]),
@@ -31,7 +31,7 @@ let package = Package(
         // MARK: - Layers
         .target(name: "OutboxSQLite", dependencies: ["CSQLite"]),
         .target(name: "OutboxModel"),
-        .target(name: "OutboxStore", dependencies: ["OutboxSQLite", "OutboxModel", "CCrypto"],
+        .target(name: "OutboxStore", dependencies: ["OutboxSQLite", "OutboxModel", "CNettle"],
                 plugins: ["EmbedMigrations"]),
         .target(name: "OutboxEngine", dependencies: ["OutboxStore", "OutboxModel"]),
         .target(name: "OutboxMail", dependencies: ["OutboxEngine", "CCurl"]),

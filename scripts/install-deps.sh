@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(
-  libsqlite3-dev libssl-dev libcurl4-openssl-dev libcups2-dev libpango1.0-dev libcairo2-dev
+  libsqlite3-dev nettle-dev libssl-dev libcurl4-openssl-dev libcups2-dev libpango1.0-dev libcairo2-dev
   libpoppler-glib-dev pkg-config fonts-dejavu-core fonts-noto-cjk
   cups cups-client cups-daemon cups-ipp-utils printer-driver-cups-pdf
   python3-aiosmtpd postfix kannel kannel-extras

@@ -1,21 +1,16 @@
-import CCrypto
+import CNettle
 import FoundationEssentials
 import OutboxModel
 
-/// Streaming SHA-256 through OpenSSL's EVP interface.
+/// Streaming SHA-256 through Nettle.
 public final class SHA256 {
-    private let context: OpaquePointer
+    private var context = sha256_ctx()
 
-    public init() {
-        context = EVP_MD_CTX_new()
-        EVP_DigestInit_ex(context, EVP_sha256(), nil)
-    }
-
-    deinit { EVP_MD_CTX_free(context) }
+    public init() { nettle_sha256_init(&context) }
 
     public func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
-        EVP_DigestUpdate(context, base, bytes.count)
+        nettle_sha256_update(&context, bytes.count, base.assumingMemoryBound(to: UInt8.self))
     }
 
     public func update(_ data: Data) { data.withUnsafeBytes { update($0) } }
@@ -23,8 +18,7 @@ public final class SHA256 {
     /// The digest as lowercase hex; the hasher cannot be used afterwards.
     public func finalizeHex() -> String {
         var digest = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 0
-        EVP_DigestFinal_ex(context, &digest, &length)
+        nettle_sha256_digest(&context, digest.count, &digest)
         let hex = Array("0123456789abcdef".utf8)
         return String(decoding: digest.flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 0x0F)]] }, as: UTF8.self)
     }

@@ -1,6 +1,7 @@
-import CCrypto
+import FoundationEssentials
 import OutboxEngine
 import OutboxModel
+import OutboxStore
 
 /// Builders for the deliveries the tests send.
 enum TestMail {
@@ -30,11 +31,7 @@ enum TestMail {
     }
 
     static func sha256(_ bytes: [UInt8]) -> String {
-        var digest = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 0
-        let ok = bytes.withUnsafeBytes { EVP_Digest($0.baseAddress, $0.count, &digest, &length, EVP_sha256(), nil) }
-        precondition(ok == 1, "EVP_Digest failed")
-        return digest.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+        SHA256.hex(Data(bytes))
     }
 
     /// The mail most tests send: Japanese subject and names, text and HTML, a Bcc.

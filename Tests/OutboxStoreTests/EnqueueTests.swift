@@ -5,6 +5,18 @@ import Testing
 
 @Suite("Enqueue, idempotency keys and blobs")
 struct EnqueueTests {
+    /// FIPS 180-2's examples, and a file hashed in chunks equal to the whole.
+    @Test func sha256KnownAnswers() throws {
+        #expect(SHA256.hex(Data("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(SHA256.hex(Data()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256.hex(Data("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        let fixture = try StoreFixture(open: false)
+        let million = Data(repeating: UInt8(ascii: "a"), count: 1_000_000)
+        let path = try fixture.write("a.bin", million)
+        #expect(try SHA256.hex(ofFile: path) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
     @Test func enqueueStoresContentAndIndexesIt() throws {
         let fixture = try StoreFixture()
         let id = try fixture.mail(to: "ada@example.org", subject: "Quarterly figures", body: "attached")
