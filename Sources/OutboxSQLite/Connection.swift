@@ -11,6 +11,8 @@ public final class Connection {
     public let path: String
     private var statements: [String: Statement] = [:]
     private var isClosed = false
+    /// The busy timeout set at open, restored after `withBusyTimeout`.
+    private let busyTimeout: Int32
 
     /// How long a writer waits for another process's lock before SQLite gives up.
     public static let defaultBusyTimeout: Int32 = 30_000
@@ -32,6 +34,7 @@ public final class Connection {
         self.path = path
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        busyTimeout = busyTimeoutMilliseconds
         do {
             // Reading the schema first makes a file that is not SQLite fail here, before anything
             // could change it. WAL is switched on by `enableWAL()` once the caller has checked the
@@ -112,6 +115,14 @@ public final class Connection {
 
     /// `PRAGMA data_version`: changes when another connection commits.
     public func dataVersion() throws -> Int { try scalar("PRAGMA data_version") ?? 0 }
+
+    /// Runs `body` waiting at most `milliseconds` for another connection's lock, for work
+    /// that can be skipped when the database is busy.
+    public func withBusyTimeout<T>(milliseconds: Int32, _ body: () throws -> T) rethrows -> T {
+        sqlite3_busy_timeout(handle, milliseconds)
+        defer { sqlite3_busy_timeout(handle, busyTimeout) }
+        return try body()
+    }
 
     /// Runs `body` with the page cache allowed to grow to `kibibytes`, then returns to the
     /// previous limit (which frees the extra pages). For bulk writes whose working set — a

@@ -47,7 +47,7 @@ extension OutboxStore {
         var sql: String
         var bound: [any SQLiteBindable] = []
         if let search = filter.search {
-            try catchUpSearchIndex()
+            catchUpSearchIndex()
             // Drive from the index in rowid order so a LIMIT stops early on common words.
             sql = "SELECT \(Self.summaryColumns) FROM message_search s JOIN message m ON m.id = s.rowid \(Self.summaryJoins) WHERE message_search MATCH ?"
             bound.append(HistoryFilter.ftsQuery(search))

@@ -34,13 +34,20 @@ extension OutboxStore {
         try write { try indexWaiting(limit: limit) }
     }
 
-    /// Brings the search index up to date, a chunk per transaction. A read-only database is
-    /// searched as it is.
-    public func catchUpSearchIndex() throws {
+    /// Brings the search index up to date, a chunk per transaction, before a search. Returns
+    /// false when it could not: the database was busy for more than a moment, read-only, or
+    /// failing; the search then covers what is indexed, and `searchBacklog` says how much is not.
+    /// Nothing waiting costs one read, no lock.
+    @discardableResult
+    public func catchUpSearchIndex() -> Bool {
         do {
-            while try indexWaitingMessages() > 0 {}
-        } catch let error as OutboxError where error.code == .cantCreate {
-            return  // read-only: search what is indexed
+            guard try searchBacklog() > 0 else { return true }
+            return try db.withBusyTimeout(milliseconds: 2_000) {
+                while try indexWaitingMessages() > 0 {}
+                return true
+            }
+        } catch {
+            return false
         }
     }
 
@@ -52,13 +59,15 @@ extension OutboxStore {
             SELECT max(id) FROM (SELECT id FROM message WHERE id > ? ORDER BY id LIMIT ?)
             """, [mark, limit], { $0.isNull(0) ? nil : $0.int64(0) }) ?? nil else { return 0 }
         let range: [any SQLiteBindable] = [mark, last]
-        var entries: [(id: Int64, content: MessageContent)] = []
+        // A row whose content cannot be read back (damaged outside Outbox) is left out rather
+        // than stopping every later search; the mark still moves past it.
+        var entries: [(id: Int64, content: MessageContent)?] = []
         entries += try db.rows("""
             SELECT m.id, c.sender, c.recipients, c.subject, c.text_body, c.html_body
             FROM message m JOIN mail_content c ON c.message_id = m.id WHERE m.id > ? AND m.id <= ?
             """, range) { row in
             // Headers are not searched: the entry needs only these fields (see SearchFields).
-            let r = try ContentCodec.decodeRecipients(row.string(2))
+            guard let r = try? ContentCodec.decodeRecipients(row.string(2)) else { return nil }
             return (row.int64(0), .mail(MailContent(sender: row.optionalString(1), to: r.to, cc: r.cc, bcc: r.bcc, replyTo: r.replyTo,
                                                     subject: row.string(3), textBody: row.optionalString(4), htmlBody: row.optionalString(5))))
         }
@@ -71,10 +80,11 @@ extension OutboxStore {
         entries += try db.rows("""
             SELECT m.id, c.spec FROM message m JOIN print_job c ON c.message_id = m.id WHERE m.id > ? AND m.id <= ?
             """, range) { row in
-            (row.int64(0), .print(try ContentCodec.decode(PrintJob.self, row.string(1))))
+            guard let job = try? ContentCodec.decode(PrintJob.self, row.string(1)) else { return nil }
+            return (row.int64(0), .print(job))
         }
         let insert = try db.statement("INSERT INTO message_search (rowid, subject, body, recipients, job_name) VALUES (?, ?, ?, ?, ?)")
-        for entry in entries {
+        for case let entry? in entries {
             let fields = SearchFields(entry.content)
             insert.reset()
             try insert.bind(entry.id, at: 1)

@@ -217,6 +217,36 @@ struct CommandTests {
         #expect(!cli.ok("status", "--no-probe").stdout.contains("search index"))
     }
 
+    /// An import reading a slow pipe holds no lock while it reads: other commands write and
+    /// search beside it, and its lines are stored once its input ends.
+    @Test func anImportWaitingForInputBlocksNoOne() throws {
+        let cli = CLI()
+        let importer = Process()
+        importer.executableURL = URL(fileURLWithPath: CLIRunner.executable)
+        importer.arguments = ["import", "-"]
+        importer.environment = cli.runner.environment
+        let input = Pipe()
+        importer.standardInput = input
+        importer.standardOutput = FileHandle.nullDevice
+        try importer.run()
+        input.fileHandleForWriting.write(Data((#"{"channel":"sms","to":"+4915112345678","body":"from the pipe"}"# + "\n").utf8))
+        // While the importer waits for the rest of its input:
+        let id = cli.mail(subject: "beside the import")
+        #expect(cli.ok("history", "--search", "beside").stdout.contains("beside the import"))
+        #expect(cli.ok("sms", "--to", "+4915112345678", "--body", "also beside").status == 0)
+        try input.fileHandleForWriting.close()
+        importer.waitUntilExit()
+        #expect(importer.terminationStatus == 0)
+        #expect(cli.counts()["message"] == 3)
+        #expect(id == 1)
+    }
+
+    @Test func importOfADirectoryIs66() {
+        let cli = CLI()
+        let result = cli.refused(66, ["import", cli.temporary.directory])
+        #expect(result.stderr.contains("directory"), "\(result.stderr)")
+    }
+
     @Test func draftsEditSendDiscard() throws {
         let cli = CLI()
         let draft = cli.mail("--draft", subject: "first draft")

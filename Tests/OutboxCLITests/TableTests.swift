@@ -9,6 +9,15 @@ struct TableTests {
         #expect(TerminalWidth.of("e\u{301}") == 1)          // e + combining acute
         #expect(TerminalWidth.of("📦") == 2)
         #expect(TerminalWidth.of("한국어") == 6)
+        #expect(TerminalWidth.of("👩‍💻") == 2)        // joined emoji
+        #expect(TerminalWidth.of("🇯🇵") == 2)         // a flag
+        #expect(TerminalWidth.of("❤️") == 2)          // U+2764 U+FE0F
+    }
+
+    @Test func aCellWithLineBreaksStaysOnItsRow() {
+        var table = Table(["TEXT", "N"])
+        table.add(["first line\nsecond\tline", "1"])
+        #expect(table.render().split(separator: "\n").count == 2)
     }
 
     @Test func columnsLineUpAfterAJapaneseCell() {

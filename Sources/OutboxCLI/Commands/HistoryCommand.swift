@@ -30,7 +30,11 @@ struct HistoryCommand: Command {
     }
 
     static func run(_ args: ParsedArguments, _ context: Context) throws -> ExitCode {
-        let messages = try context.store().history(try filter(args))
+        let filter = try filter(args)
+        let messages = try context.store().history(filter)
+        if filter.search != nil, let waiting = try? context.store().searchBacklog(), waiting > 0 {
+            context.output.note("note: up to \(waiting) newer message\(waiting == 1 ? " is" : "s are") not in the search index yet (the database was busy); search again to include them")
+        }
         if args.has("json") {
             for message in messages { context.output.json(MessageJSON.summary(message)) }
             return .ok

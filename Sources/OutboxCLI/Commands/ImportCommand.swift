@@ -27,42 +27,34 @@ struct ImportCommand: Command {
     /// Lines parsed and handed to the store at a time (one transaction holds them all).
     static let chunkLines = 2_000
 
+    /// Two passes over the input, so the write lock is held only while storing: the first
+    /// reads and checks every line (printers included) without the lock; the second reads the
+    /// lines again and stores them a chunk at a time in one transaction. Neither holds more
+    /// than a chunk of messages, and standard input is spooled to a file for the second pass.
     static func run(_ args: ParsedArguments, _ context: Context) throws -> ExitCode {
         let config = try context.config()
-        let path = args.positionals.first ?? "-"
-        let file: SystemFile
-        if path == "-" { file = .standardInput } else {
-            guard let opened = SystemFile(forReadingAtPath: Paths.expand(path)) else {
-                throw OutboxError.noInput("cannot read \(path): no such file or not readable")
-            }
-            file = opened
-        }
+        let name = args.positionals.first ?? "-"
         defer { TemporaryFiles.removeAll() }
-        var reader = LineReader(file)
-        var lineNumber = 0
+        let path = name == "-" ? try FileArgument.spoolStandardInput() : Paths.expand(name)
         var keys = Set<String>()
-        // Read, checked and stored a chunk at a time inside one transaction: a bad line anywhere
-        // rolls back everything before it.
-        let results = try context.store().enqueueStream {
-            var chunk: [[NewMessage]] = []
-            while chunk.count < chunkLines, let messages = try reader.next({ line -> [NewMessage]? in
-                lineNumber += 1
-                if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { return nil }
-                do {
-                    let messages = try ImportLine.messages(line, config: config)
-                    if let key = messages.first?.idempotencyKey, !keys.insert(key).inserted {
-                        throw OutboxError.data("key '\(key)' appears twice in the file")
-                    }
-                    return messages
-                } catch let error as OutboxError {
-                    throw OutboxError(error.code == .usage ? .dataError : error.code, "line \(lineNumber): \(error.message); nothing was imported")
-                }
-            }) {
-                if let messages { chunk.append(messages) }
+        var count = 0
+        var checking = try openLines(path, named: name)
+        while try checking.next({ line in
+            let messages = try ImportLine.messages(line, config: config)
+            if let key = messages.first?.idempotencyKey, !keys.insert(key).inserted {
+                throw OutboxError.data("key '\(key)' appears twice in the file")
             }
-            return chunk.isEmpty ? nil : chunk
+        }) { count += 1 }
+        guard count > 0 else { throw OutboxError.data("\(name) has no messages; nothing was imported") }
+
+        var pending: [[NewMessage]] = []
+        var storing = try openLines(path, named: name)
+        let results = try context.store().enqueueStream {
+            pending.removeAll(keepingCapacity: true)
+            while pending.count < chunkLines,
+                  try storing.next({ pending.append(try ImportLine.messages($0, config: config, checkDestination: false)) }) {}
+            return pending.isEmpty ? nil : pending
         }
-        guard !results.isEmpty else { throw OutboxError.data("\(path) has no messages; nothing was imported") }
         if args.has("json") {
             for result in results { for id in result.ids { context.output.json(["id": Int(id), "existing": result.existing]) } }
         } else {
@@ -71,6 +63,15 @@ struct ImportCommand: Command {
             context.output.line("imported \(stored) message\(stored == 1 ? "" : "s")\(existing > 0 ? ", \(existing) already present (same key)" : "")")
         }
         return .ok
+    }
+
+    private static func openLines(_ path: String, named name: String) throws -> ImportLineReader {
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory,
+              let file = SystemFile(forReadingAtPath: path) else {
+            throw OutboxError.noInput("cannot read \(name): \(isDirectory ? "it is a directory" : "no such file or not readable")")
+        }
+        return ImportLineReader(LineReader(file), name: name)
     }
 }
 
@@ -92,7 +93,7 @@ enum ImportLine {
     }()
 
     /// The message(s) of one line; `line` is read in place, not copied.
-    static func messages(_ line: UnsafeRawBufferPointer, config: Config) throws -> [NewMessage] {
+    static func messages(_ line: UnsafeRawBufferPointer, config: Config, checkDestination: Bool = true) throws -> [NewMessage] {
         let json: JSONValue
         do { json = try JSONValue.parse(line) } catch { throw OutboxError.data("not valid JSON") }
         guard case .object(var members) = json else { throw OutboxError.data("each line must be a JSON object") }
@@ -127,7 +128,7 @@ enum ImportLine {
         case .sms: return try SMSComposer.messages(args, config: config, readStdinBody: false)
         case .print:
             let message = try PrintComposer.message(args, config: config)
-            try PrintDestinations.check(message.destination ?? config.print.defaultDestination, config: config)
+            if checkDestination { try PrintDestinations.check(message.destination ?? config.print.defaultDestination, config: config) }
             return [message]
         }
     }

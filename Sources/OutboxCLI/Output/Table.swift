@@ -8,7 +8,13 @@ public struct Table {
 
     public init(_ headers: [String]) { self.headers = headers }
 
-    public mutating func add(_ row: [String]) { rows.append(row) }
+    /// Adds a row; line breaks and tabs in a cell become spaces, so a row stays one line.
+    public mutating func add(_ row: [String]) {
+        rows.append(row.map { cell in
+            cell.contains(where: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" || $0 == "\t" })
+                ? String(cell.map { $0 == "\n" || $0 == "\r\n" || $0 == "\r" || $0 == "\t" ? " " : $0 }) : cell
+        })
+    }
 
     public func render() -> String {
         let all = [headers] + rows

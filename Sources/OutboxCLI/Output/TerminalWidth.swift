@@ -3,7 +3,18 @@
 /// Japanese subject does not push the columns after it out of line.
 enum TerminalWidth {
     static func of(_ text: String) -> Int {
-        text.unicodeScalars.reduce(0) { $0 + of($1) }
+        text.reduce(0) { $0 + of($1) }
+    }
+
+    /// One user-perceived character: an emoji sequence (flags, joined emoji, a symbol made
+    /// emoji by U+FE0F) is drawn as one double-width glyph, whatever it is made of.
+    static func of(_ character: Character) -> Int {
+        let scalars = character.unicodeScalars
+        if scalars.count > 1, scalars.contains(where: { $0.value == 0xFE0F || $0.value == 0x200D || $0.properties.isEmojiPresentation }) {
+            return 2
+        }
+        if scalars.count == 2, scalars.allSatisfy({ (0x1F1E6...0x1F1FF).contains($0.value) }) { return 2 }  // a flag
+        return scalars.reduce(0) { $0 + of($1) }
     }
 
     static func of(_ scalar: Unicode.Scalar) -> Int {
@@ -29,7 +40,7 @@ enum TerminalWidth {
         var result = ""
         var used = 0
         for character in text {
-            let columns = of(String(character))
+            let columns = of(character)
             if used + columns > width - 1 { break }
             result.append(character)
             used += columns

@@ -10,6 +10,9 @@ struct LineReader {
     private let file: SystemFile
     private var buffer: [UInt8] = []
     private var start = 0
+    /// Where the search for the next newline resumes: a line longer than a block is not
+    /// scanned again from its start after each read.
+    private var scanned = 0
     private var atEnd = false
 
     init(_ file: SystemFile) { self.file = file }
@@ -18,17 +21,19 @@ struct LineReader {
     /// call); `nil` after the last line.
     mutating func next<R>(_ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
         while true {
-            let pending = buffer.count - start
+            let from = max(start, scanned)
             let newline = buffer.withUnsafeBytes { bytes -> Int? in
-                guard pending > 0, let found = memchr(bytes.baseAddress! + start, 0x0A, pending) else { return nil }
+                guard from < bytes.count, let found = memchr(bytes.baseAddress! + from, 0x0A, bytes.count - from) else { return nil }
                 return bytes.baseAddress!.distance(to: UnsafeRawPointer(found))
             }
-            if let end = newline ?? (atEnd && pending > 0 ? buffer.count : nil) {
+            scanned = newline ?? buffer.count
+            if let end = newline ?? (atEnd && start < buffer.count ? buffer.count : nil) {
                 defer { start = min(end + 1, buffer.count) }
                 return try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
             }
             if atEnd { return nil }
             buffer.removeSubrange(0..<start)
+            scanned -= start
             start = 0
             if let block = try file.read(upToCount: Self.blockSize) { buffer.append(contentsOf: block) } else { atEnd = true }
         }
