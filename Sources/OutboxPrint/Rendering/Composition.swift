@@ -96,7 +96,7 @@ final class Composition {
             if formatter.kind == .text {
                 appendPlainText(text, template: template)
             } else {
-                for converted in MarkupConverter.convert(text, baseSize: fonts[font].points) {
+                for converted in MarkupConverter.convert(text, baseSize: fonts[font].points, gray: grayscale) {
                     var block = template
                     block.text = converted.markup
                     block.indent = converted.indent

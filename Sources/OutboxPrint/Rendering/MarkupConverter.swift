@@ -28,6 +28,8 @@ struct MarkupConverter {
     }
 
     let baseSize: Double
+    /// Colours are written as the gray of equal luma (`grayscale` output).
+    let gray: Bool
     private var blocks: [Block] = []
     private var current = ""
     private var hasText = false
@@ -37,15 +39,19 @@ struct MarkupConverter {
     private var lists: [(ordered: Bool, counter: Int)] = []
     private var skipping: String?
 
-    /// `baseSize`: the formatter's font size in points (headings are multiples of it).
-    static func convert(_ html: String, baseSize: Double) -> [Block] {
-        var converter = MarkupConverter(baseSize: baseSize)
+    /// `baseSize`: the formatter's font size in points (headings are multiples of it); with
+    /// `gray`, colours come out as grays, so the page needs no colour conversion afterwards.
+    static func convert(_ html: String, baseSize: Double, gray: Bool = false) -> [Block] {
+        var converter = MarkupConverter(baseSize: baseSize, gray: gray)
         converter.run(Array(html))
         converter.flush()
         return converter.blocks
     }
 
-    private init(baseSize: Double) { self.baseSize = baseSize }
+    private init(baseSize: Double, gray: Bool) {
+        self.baseSize = baseSize
+        self.gray = gray
+    }
 
     // MARK: - Scanning
 
@@ -188,7 +194,7 @@ struct MarkupConverter {
         default:
             if closing {
                 closeInline(name)
-            } else if let inline = Self.inline(name, attributes) {
+            } else if let inline = Self.inline(name, attributes, gray: gray) {
                 // "One <b>two": the space belongs before the tag, outside the bold run.
                 if pendingSpace && hasText { current += " " }
                 pendingSpace = false
@@ -200,7 +206,7 @@ struct MarkupConverter {
 
     private var listIndent: Double { Double(lists.count) * baseSize * 1.5 }
 
-    private static func inline(_ name: String, _ attributes: [String: String]) -> Inline? {
+    private static func inline(_ name: String, _ attributes: [String: String], gray: Bool) -> Inline? {
         switch name {
         case "b", "strong": return Inline(tag: name, open: "<b>", close: "</b>")
         case "i", "em", "cite", "var": return Inline(tag: name, open: "<i>", close: "</i>")
@@ -218,7 +224,9 @@ struct MarkupConverter {
                 }
             }
             // Any other font/span still needs a matching close; an empty span keeps nesting right.
-            guard let color, isSafeColor(color) else { return Inline(tag: name, open: "<span>", close: "</span>") }
+            guard var color, isSafeColor(color) else { return Inline(tag: name, open: "<span>", close: "</span>") }
+            // A name Pango does not know stays as it is, so the markup error is the same as in colour.
+            if gray, let parsed = RGBColor(markup: color) { color = parsed.gray.hex }
             return Inline(tag: name, open: "<span foreground=\"\(color)\">", close: "</span>")
         default: return nil
         }

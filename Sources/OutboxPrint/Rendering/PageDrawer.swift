@@ -3,8 +3,10 @@ import Foundation
 import OutboxModel
 
 /// The draw pass: writes the selected pages one by one (each `cairo_show_page` flushes the
-/// page to the file, so memory stays flat), then decorations: header, footer, overlay, and
-/// the grayscale conversion.
+/// page to the file, so memory stays flat), then decorations: header, footer, overlay.
+///
+/// Grayscale output is gray at the source: text in the gray of its colour, images with gray
+/// pixels. Only PDF pages, whose colours poppler sets, get a blend, and only around themselves.
 final class PageDrawer {
     private let composition: Composition
     private let session: RenderSession
@@ -52,7 +54,6 @@ final class PageDrawer {
         cairo_pdf_surface_set_size(session.surface, page.size.width, page.size.height)
         for placement in page.placements { try draw(placement) }
         if page.decorated, let renderer = composition.renderer { drawDecorations(renderer, pageIndex: index, size: page.size) }
-        if composition.grayscale { desaturate() }
         cairo_show_page(cr)
         let status = cairo_status(cr)
         guard status == CAIRO_STATUS_SUCCESS else {
@@ -94,7 +95,7 @@ final class PageDrawer {
             }
         case let .image(index, rect):
             let image = composition.images[index]
-            let surface = try image.makeSurface()
+            let surface = try image.makeSurface(gray: composition.grayscale)
             defer { cairo_surface_destroy(surface) }
             cairo_save(cr)
             cairo_translate(cr, rect.x, rect.y)
@@ -105,6 +106,7 @@ final class PageDrawer {
         case let .pdf(index, page, rect):
             let document = composition.documents[index]
             cairo_save(cr)
+            defer { cairo_restore(cr) }
             if let rect {
                 let size = try document.size(ofPage: page)
                 cairo_translate(cr, rect.x, rect.y)
@@ -112,8 +114,11 @@ final class PageDrawer {
                 cairo_rectangle(cr, 0, 0, size.width, size.height)
                 cairo_clip(cr)
             }
-            try document.render(page: page, on: cr)
-            cairo_restore(cr)
+            if composition.grayscale {
+                try drawGray(page: page, of: document)
+            } else {
+                try document.render(page: page, on: cr)
+            }
         }
     }
 
@@ -202,21 +207,30 @@ final class PageDrawer {
         cairo_restore(cr)
     }
 
-    /// Grayscale output: a saturation blend over the whole page takes the colour out of
-    /// everything drawn (text, images, PDF pages) and stays vector: cairo writes it as a PDF
-    /// blend mode, not a rasterised page.
-    private func desaturate() {
+    /// A PDF page for grayscale output: poppler draws it with its own colours, so it is drawn
+    /// into a group that a saturation blend then takes the colour out of. The group stays
+    /// vector (cairo writes a transparency group with a PDF blend mode, not a rasterised page);
+    /// its backdrop is white paper, without which the blend would leave gray on the empty parts.
+    private func drawGray(page: Int, of document: PopplerDocument) throws {
         let cr = session.cr
-        cairo_save(cr)
-        // Paper is white: without a backdrop the blend would leave the gray source on the
-        // empty parts of the page.
-        cairo_set_operator(cr, CAIRO_OPERATOR_DEST_OVER)
+        let size = try document.size(ofPage: page)
+        cairo_rectangle(cr, 0, 0, size.width, size.height)
+        cairo_clip(cr)
+        cairo_push_group(cr)
         cairo_set_source_rgb(cr, 1, 1, 1)
         cairo_paint(cr)
+        do {
+            try document.render(page: page, on: cr)
+        } catch {
+            cairo_pattern_destroy(cairo_pop_group(cr))
+            throw error
+        }
         cairo_set_operator(cr, CAIRO_OPERATOR_HSL_SATURATION)
         cairo_set_source_rgb(cr, 0.5, 0.5, 0.5)
         cairo_paint(cr)
-        cairo_restore(cr)
+        cairo_pop_group_to_source(cr)
+        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+        cairo_paint(cr)
     }
 }
 

@@ -1,3 +1,5 @@
+import CPangoCairo
+
 /// A colour as `#rrggbb`, the one form the model stores.
 struct RGBColor: Equatable {
     var red: Double, green: Double, blue: Double
@@ -16,6 +18,25 @@ struct RGBColor: Equatable {
         red = Double((value >> 16) & 0xFF) / 255
         green = Double((value >> 8) & 0xFF) / 255
         blue = Double(value & 0xFF) / 255
+    }
+
+    /// A colour as Pango markup takes it (`#rgb`, `#rrggbb`, an X11 name such as `red`);
+    /// `nil` for anything Pango would not take either.
+    init?(markup: String) {
+        var color = PangoColor()
+        guard pango_color_parse(&color, markup) != 0 else { return nil }
+        red = Double(color.red) / 65535
+        green = Double(color.green) / 65535
+        blue = Double(color.blue) / 65535
+    }
+
+    /// `#rrggbb`.
+    var hex: String {
+        func byte(_ value: Double) -> Int { Int((min(max(value, 0), 1) * 255).rounded()) }
+        return "#" + [red, green, blue].map { value in
+            let digits = String(byte(value), radix: 16)
+            return digits.count == 1 ? "0" + digits : digits
+        }.joined()
     }
 
     /// The same colour as a gray of equal luma (ITU-R BT.601), for `grayscale` output.
