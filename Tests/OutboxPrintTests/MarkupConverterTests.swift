@@ -24,4 +24,11 @@ import Testing
         let bad = MarkupConverter.convert("<font color='\" onload=x'>t</font>", baseSize: 10)
         #expect(bad.map(\.markup) == ["<span>t</span>"])
     }
+
+    @Test func grayOutputWritesColoursAsTheirLuma() {
+        let blocks = MarkupConverter.convert("<font color=\"#ff0000\">r</font><span style=\"color: blue\">b</span><font color=\"#fff\">w</font><font color=\"nosuchcolour\">x</font>",
+                                             baseSize: 10, gray: true)
+        // Red and blue by BT.601 luma; a name Pango does not know is left for Pango to refuse, as in colour.
+        #expect(blocks.map(\.markup) == ["<span foreground=\"#4c4c4c\">r</span><span foreground=\"#1d1d1d\">b</span><span foreground=\"#ffffff\">w</span><span foreground=\"nosuchcolour\">x</span>"])
+    }
 }

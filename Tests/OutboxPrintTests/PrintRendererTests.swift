@@ -190,27 +190,94 @@ import Testing
 
     // MARK: - Output type, overlay, images, PDFs
 
-    @Test func grayscaleTakesColourOutOfTextAndImages() throws {
+    /// Pixels whose channels differ by more than a little: colour that survived.
+    func colourful(_ rgb: [UInt8]) -> Int {
+        stride(from: 0, to: rgb.count - 2, by: 3).filter { i in
+            let (r, g, b) = (Int(rgb[i]), Int(rgb[i + 1]), Int(rgb[i + 2]))
+            return max(r, g, b) - min(r, g, b) > 12
+        }.count
+    }
+
+    /// `pdfimages -list` rows as (page, colour space, encoding).
+    func images(_ path: String) throws -> [(page: Int, color: String, encoding: String)] {
+        try PDFTools.run(["pdfimages", "-list", path]).split(separator: "\n").dropFirst(2).map { row in
+            let columns = row.split(separator: " ")
+            return (Int(columns[0]) ?? 0, String(columns[5]), String(columns[8]))
+        }
+    }
+
+    @Test func grayscaleTakesColourOutOfEverythingAtTheSource() throws {
         let png = ImageFixtures.png(width: 40, height: 40, in: directory)
+        let source = try render(PrintJob(info: PrintInfo(jobName: "s"), content: .renderer(PageRenderer(formatters: [
+            PrintFormatter(kind: .text, text: "EMBEDDED RED", font: "DejaVu Sans Bold 40", color: "#ff0000"),
+            PrintFormatter(kind: .image, attachment: 0),
+        ]))), files: [0: png], name: "source").path
+        let jpeg = try ImageFixtures.jpeg(from: source, in: directory)
+        let grayJPEG = try ImageFixtures.jpeg(from: source, gray: true, in: directory)
+        // One kind of content a page, with a header, a footer and the overlay on each.
         func job(_ output: PrintInfo.OutputType) -> PrintJob {
-            PrintJob(info: PrintInfo(jobName: "g", outputType: output), content: .renderer(PageRenderer(formatters: [
-                PrintFormatter(kind: .text, text: "RED TEXT", font: "DejaVu Sans Bold 40", color: "#ff0000"),
-                PrintFormatter(kind: .image, attachment: 0),
-            ])))
+            PrintJob(info: PrintInfo(jobName: "g", outputType: output), content: .renderer(PageRenderer(
+                headerHeight: 30, footerHeight: 30, header: HeaderFooter(left: "{title}"), footer: HeaderFooter(center: "{page}"),
+                overlay: "DRAFT", title: "Mixed",
+                formatters: [
+                    PrintFormatter(kind: .text, startPage: 0, text: "RED TEXT", font: "DejaVu Sans Bold 40", color: "#ff0000"),
+                    PrintFormatter(kind: .markup, startPage: 1, text: "<h1><font color=\"#00c000\">GREEN</font> <span style=\"color: blue\">BLUE</span> <font color=\"orange\">ORANGE</font></h1>",
+                                   font: "DejaVu Sans Bold 30"),
+                    PrintFormatter(kind: .image, startPage: 2, attachment: 0),
+                    PrintFormatter(kind: .image, startPage: 3, attachment: 1),
+                    PrintFormatter(kind: .image, startPage: 4, attachment: 2),
+                    PrintFormatter(kind: .pdf, startPage: 5, attachment: 3),
+                ])))
         }
-        func colourful(_ path: String) throws -> Int {
-            let (_, _, rgb) = try PDFTools.pixels(path, dpi: 30)
-            return stride(from: 0, to: rgb.count - 2, by: 3).filter { i in
-                let (r, g, b) = (Int(rgb[i]), Int(rgb[i + 1]), Int(rgb[i + 2]))
-                return max(r, g, b) - min(r, g, b) > 12
-            }.count
+        let files = [0: png, 1: jpeg, 2: grayJPEG, 3: source]
+        let colour = try render(job(.general), files: files, name: "colour")
+        let gray = try render(job(.grayscale), files: files, name: "gray")
+        #expect(colour.pages == 6 && gray.pages == 6)
+        for page in 1...6 {
+            let (width, height, colourPixels) = try PDFTools.pixels(colour.path, page: page, dpi: 30)
+            let (grayWidth, grayHeight, grayPixels) = try PDFTools.pixels(gray.path, page: page, dpi: 30)
+            #expect(grayWidth == width && grayHeight == height)
+            // Page 5 is the gray JPEG: no colour to take out.
+            if page != 5 { #expect(colourful(colourPixels) > 100, "page \(page) has colour to take out") }
+            #expect(colourful(grayPixels) == 0, "page \(page) is gray")
+            // Gray, not blank: each pixel is about the luma of the colour one.
+            var difference = 0, dark = 0
+            for i in stride(from: 0, to: min(colourPixels.count, grayPixels.count) - 2, by: 3) {
+                let luma = (299 * Int(colourPixels[i]) + 587 * Int(colourPixels[i + 1]) + 114 * Int(colourPixels[i + 2])) / 1000
+                difference += abs(luma - Int(grayPixels[i]))
+                if grayPixels[i] < 200 { dark += 1 }
+            }
+            #expect(dark > 100, "page \(page) has its content")
+            #expect(Double(difference) / Double(width * height) < 4, "page \(page) is the luma of the colour page")
         }
-        let colour = try render(job(.general), files: [0: png], name: "colour").path
-        let gray = try render(job(.grayscale), files: [0: png], name: "gray").path
-        #expect(try colourful(colour) > 100)
-        #expect(try colourful(gray) == 0)
-        // Still vector text, not a rasterised page.
-        #expect(try PDFTools.text(gray).contains("RED TEXT"))
+        // Still vector text, on the pages and in the PDF page, not rasterised pages.
+        let text = try PDFTools.text(gray.path)
+        #expect(text.contains("RED TEXT") && text.contains("GREEN") && text.contains("EMBEDDED RED") && text.contains("Mixed"))
+        // The same images as in colour and no more (no page-sized fallback image): the PNG and
+        // the colour JPEG as one gray image each, the gray JPEG as its own bytes.
+        let colourImages = try images(colour.path), grayImages = try images(gray.path)
+        #expect(grayImages.count == colourImages.count)
+        #expect(grayImages.filter { (3...5).contains($0.page) }.map(\.color) == ["gray", "gray", "gray"])
+        #expect(grayImages.first { $0.page == 5 }?.encoding == "jpeg")
+    }
+
+    @Test func grayscaleTextIsAsSmallAsColour() throws {
+        func job(_ output: PrintInfo.OutputType) -> PrintJob {
+            PrintJob(info: PrintInfo(jobName: "t", outputType: output), content: .renderer(PageRenderer(
+                headerHeight: 30, footerHeight: 30, header: HeaderFooter(left: "{title}"), footer: HeaderFooter(center: "{page}"),
+                overlay: "DRAFT", title: "Long",
+                formatters: [
+                    PrintFormatter(kind: .text, text: SampleJobs.lines(1500), color: "#2040c0"),
+                    PrintFormatter(kind: .markup, text: "<p>Some <font color=\"#c02020\">red</font> words.</p>"),
+                ])))
+        }
+        let colour = try render(job(.general), name: "colour")
+        let gray = try render(job(.grayscale), name: "gray")
+        #expect(gray.pages == colour.pages && gray.pages > 25)
+        let size = { (path: String) in try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0 }
+        #expect(try size(gray.path) <= 2 * size(colour.path))
+        #expect(try images(gray.path).isEmpty)
+        for page in [1, gray.pages] { #expect(colourful(try PDFTools.pixels(gray.path, page: page, dpi: 30).rgb) == 0) }
     }
 
     @Test func overlayDarkensThePageCentre() throws {

@@ -16,10 +16,12 @@ enum ImageFixtures {
         return path
     }
 
-    /// A JPEG made by `pdftoppm -jpeg` from a PNG-only PDF page.
-    static func jpeg(from pdf: String, in directory: String) throws -> String {
-        let prefix = directory + "/photo"
-        try PDFTools.run(["pdftoppm", "-jpeg", "-r", "10", "-f", "1", "-l", "1", "-singlefile", pdf, prefix])
+    /// A JPEG made by `pdftoppm -jpeg` from a PNG-only PDF page; with `gray`, a one-component
+    /// one by `pdftocairo -gray` (pdftoppm writes three components even with -gray).
+    static func jpeg(from pdf: String, gray: Bool = false, in directory: String) throws -> String {
+        let prefix = directory + (gray ? "/photo-gray" : "/photo")
+        try PDFTools.run([gray ? "pdftocairo" : "pdftoppm", "-jpeg"] + (gray ? ["-gray"] : [])
+                         + ["-r", "10", "-f", "1", "-l", "1", "-singlefile", pdf, prefix])
         return prefix + ".jpg"
     }
 }
