@@ -39,7 +39,7 @@ do {
         _ = try store.enqueueBatch(Array(messages[first..<min(messages.count, first + batchSize)]))
     }
     let stored = seconds()
-    try store.catchUpSearchIndex()
+    guard store.catchUpSearchIndex() else { throw OutboxError.io("the search index could not be brought up to date") }
     let indexed = seconds()
     print(Int(Double(messages.count) / (stored - start)), Int(Double(messages.count) / (indexed - stored)))
 } catch {

@@ -65,37 +65,39 @@ struct MessageInserter {
     }
 
     /// Writes plain messages (see `isPlain`), many rows to a statement; returns their ids in order.
-    mutating func insertPlain(_ messages: ArraySlice<NewMessage>) throws -> [Int64] {
+    mutating func insertPlain<Messages: RandomAccessCollection<NewMessage>>(_ messages: Messages) throws -> [Int64]
+    where Messages.Index == Int {
         var ids: [Int64] = []
         ids.reserveCapacity(messages.count)
         var start = messages.startIndex
         while messages.endIndex - start >= Self.rowsPerStatement {
-            let chunk = messages[start..<start + Self.rowsPerStatement]
-            let row = try statement(.message, rows: chunk.count)
-            for (offset, message) in chunk.enumerated() {
-                try bindMessage(message, key: nil, group: nil, to: row, at: Int32(offset * 14))
+            let row = try statement(.message, rows: Self.rowsPerStatement)
+            for offset in 0..<Self.rowsPerStatement {
+                try bindMessage(messages[start + offset], key: nil, group: nil, to: row, at: Int32(offset * 14))
             }
             try row.execute()
             // One statement on an AUTOINCREMENT table: its rows get consecutive ids, in order.
             let last = db.lastInsertRowID
-            ids += (last - Int64(chunk.count) + 1)...last
+            ids += (last - Int64(Self.rowsPerStatement) + 1)...last
             start += Self.rowsPerStatement
         }
-        for message in messages[start...] { ids.append(try insertRow(message, key: nil, group: nil)) }
-        // Content rows, a channel at a time.
+        for index in start..<messages.endIndex { ids.append(try insertRow(messages[index], key: nil, group: nil)) }
+        // Content rows, a channel at a time (positions, not copies of the messages).
         for channel in Channel.allCases {
-            let rows = zip(ids, messages).filter { $0.1.channel == channel }
+            let table = Table(channel)
+            let positions = messages.indices.filter { messages[$0].channel == channel }
             var first = 0
-            while rows.count - first >= Self.rowsPerStatement {
-                let chunk = rows[first..<first + Self.rowsPerStatement]
-                let statement = try statement(Table(channel), rows: chunk.count)
-                for (offset, (id, message)) in chunk.enumerated() {
-                    try bindContent(message.content, id: id, to: statement, at: Int32(offset * Table(channel).columns.count))
+            while positions.count - first >= Self.rowsPerStatement {
+                let statement = try statement(table, rows: Self.rowsPerStatement)
+                for offset in 0..<Self.rowsPerStatement {
+                    let index = positions[first + offset]
+                    try bindContent(messages[index].content, id: ids[index - messages.startIndex], to: statement,
+                                    at: Int32(offset * table.columns.count))
                 }
                 try statement.execute()
                 first += Self.rowsPerStatement
             }
-            for (id, message) in rows[first...] { try insertContent(message.content, id: id) }
+            for index in positions[first...] { try insertContent(messages[index].content, id: ids[index - messages.startIndex]) }
         }
         return ids
     }

@@ -75,15 +75,16 @@ extension OutboxStore {
     /// Inserts `batch`, appending one result per entry to `results`, inside the caller's transaction.
     private func insert(_ batch: [[NewMessage]], with inserter: inout MessageInserter, into results: inout [EnqueueResult]) throws {
         results.reserveCapacity(results.count + batch.count)
-        // Single messages without key or files wait here to be written many to a statement.
-        var plain: [NewMessage] = []
+        // Single messages without key or files wait here (by position) to be written many to a statement.
+        var plain: [Int] = []
         func writePlain() throws {
-            for id in try inserter.insertPlain(plain[...]) { results.append(EnqueueResult(ids: [id], existing: false)) }
+            guard !plain.isEmpty else { return }
+            for id in try inserter.insertPlain(plain.lazy.map { batch[$0][0] }) { results.append(EnqueueResult(ids: [id], existing: false)) }
             plain.removeAll(keepingCapacity: true)
         }
-        for messages in batch {
+        for (position, messages) in batch.enumerated() {
             if messages.count == 1, MessageInserter.isPlain(messages[0], key: messages[0].idempotencyKey, group: nil) {
-                plain.append(messages[0])
+                plain.append(position)
                 continue
             }
             try writePlain()
