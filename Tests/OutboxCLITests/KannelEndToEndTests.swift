@@ -11,7 +11,7 @@ struct KannelEndToEndTests {
         let gateway = try KannelGateway()
         defer { gateway.tearDown() }
         let cli = CLI("kannel-e2e")
-        let dlrPort = SMTPFixtures.freePort()
+        let dlrPort = LoopbackPort.free()
         let config = cli.temporary.write("config.json", """
             {"sms": {"sink": "kannel",
                      "kannel": {"url": "\(gateway.sendsmsURL)", "username": "\(gateway.username)",

@@ -35,7 +35,7 @@ struct SMTPEndToEndTests {
     }
 
     @Test func aServerThatIsDownCostsNoAttemptAndDrainsWhenBack() throws {
-        let port = SMTPFixtures.freePort()
+        let port = LoopbackPort.free()
         let cli = CLI("smtp-down")
         let config = config(cli, url: "smtp://127.0.0.1:\(port)")
         #expect(cli.ok("--config", config, "mail", "--to", "ada@example.org", "--subject", "Later", "--body", "x").lines == ["1"])

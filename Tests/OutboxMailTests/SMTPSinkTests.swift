@@ -181,7 +181,7 @@ enum SMTPTest {
     }
 
     @Test func aServerThatIsDownIsOfflineThenMailGoesOutWhenItComesUp() throws {
-        let port = SMTPFixtures.freePort()
+        let port = LoopbackPort.free()
         let sink = try SMTPTest.sink("smtp://127.0.0.1:\(port)")
         defer { sink.shutdown() }
         let delivery = TestMail.delivery(TestMail.rich)
@@ -219,7 +219,7 @@ enum SMTPTest {
     }
 
     @Test func aPooledConnectionTheServerDroppedIsReplacedWithoutFailing() throws {
-        let port = SMTPFixtures.freePort()
+        let port = LoopbackPort.free()
         let first = try SMTPSinkServer(port: port)
         let sink = try SMTPTest.sink("smtp://127.0.0.1:\(port)")
         defer { sink.shutdown() }
@@ -241,7 +241,7 @@ enum SMTPTest {
     }
 
     @Test func fourHundredAtMAILIsTransientThenSucceedsWhenTheServerRecovers() throws {
-        let port = SMTPFixtures.freePort()
+        let port = LoopbackPort.free()
         let failing = try SMTPSinkServer(["-r", "MAIL", "-b", "451 4.3.0 try again later"], port: port)
         let sink = try SMTPTest.sink("smtp://127.0.0.1:\(port)")
         defer { sink.shutdown() }

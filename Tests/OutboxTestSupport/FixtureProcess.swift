@@ -4,8 +4,9 @@ import Synchronization
 import Glibc
 #endif
 
-/// A daemon a test fixture started (Kannel's boxes, cupsd, the python HTTP peers): output to a log
-/// file, stopped by its own PID with SIGTERM, then SIGKILL after a deadline.
+/// A daemon a test fixture started (Kannel's boxes, cupsd, the python HTTP peers, aiosmtpd and
+/// Postfix's smtp-sink): output to a log file, stopped by its own PID with SIGTERM, then
+/// SIGKILL after a deadline.
 ///
 /// Spawned with `posix_spawn` rather than Foundation's `Process`: children of a test process
 /// inherit a signal mask with SIGTERM blocked, so a daemon would ignore the polite stop. Here

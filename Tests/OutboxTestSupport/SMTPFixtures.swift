@@ -1,8 +1,9 @@
 import Foundation
 
-/// Helpers shared by the mail tests' server fixtures: where the Python scripts live, free
-/// loopback ports, temporary directories, waiting with a deadline, and Python's `email`
-/// package as an independent parser of what we sent.
+/// Helpers shared by the mail tests' server fixtures: where the Python scripts live, temporary
+/// directories, a self-signed certificate, and Python's `email` package as an independent
+/// parser of what we sent. Ports and waiting are `LoopbackPort` and `waitUntil`; the servers
+/// run as `FixtureProcess`es.
 public enum SMTPFixtures {
     /// Debian's python3, which sees `python3-aiosmtpd` (a pyenv python on PATH may not).
     public static let python = "/usr/bin/python3"
@@ -18,34 +19,6 @@ public enum SMTPFixtures {
         let path = NSTemporaryDirectory() + "outbox-\(label)-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
-    }
-
-    /// A TCP port on 127.0.0.1 that was free a moment ago (bound to port 0, then released).
-    public static func freePort() -> Int { LoopbackPort.free() }
-
-    /// True when something accepts TCP connections on 127.0.0.1:`port`.
-    public static func isListening(port: Int) -> Bool { LoopbackPort.isListening(port) }
-
-    /// Polls `condition` until it holds or `seconds` pass (see `waitUntil`); returns whether it held.
-    @discardableResult
-    public static func wait(seconds: Double, until condition: () -> Bool) -> Bool { waitUntil(seconds, condition) }
-
-    /// Stops a server process with SIGKILL and waits (up to 10 s) until it is gone. Not SIGTERM:
-    /// children of the test process inherit its blocked-signal mask, which blocks SIGTERM.
-    /// Watches `/proc`, where a zombie counts as ended.
-    public static func stop(_ process: Process) {
-        guard process.processIdentifier > 0 else { return }
-        let pid = process.processIdentifier
-        func ended() -> Bool {
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return true }
-            return stat[stat.index(close, offsetBy: 2)...].hasPrefix("Z")
-        }
-        if !ended() {
-            kill(pid, SIGKILL)
-            wait(seconds: 10, until: ended)
-        }
-        process.waitUntilExit()
     }
 
     /// Runs a program to completion; returns its exit status and standard output.

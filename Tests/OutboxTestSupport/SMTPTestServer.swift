@@ -1,8 +1,9 @@
 import Foundation
 
 /// A real SMTP server for tests: Debian's aiosmtpd, run by `Tests/Fixtures/smtp/aiosmtpd_server.py`
-/// on a free loopback port in a temporary directory, saving every message it accepts. Stop it
-/// with `stop()` (it is also stopped on deinit).
+/// on a free loopback port in a temporary directory, saving every message it accepts. Runs as a
+/// `FixtureProcess` (its output logged in that directory); stop it with `stop()` (it is also
+/// stopped on deinit).
 public final class SMTPTestServer {
     public struct Options: Sendable {
         /// Require STARTTLS with a self-signed certificate for localhost/127.0.0.1.
@@ -28,10 +29,10 @@ public final class SMTPTestServer {
     public let messagesDirectory: String
     /// The certificate to give as `ca_file` when `startTLS` is on.
     public let certificate: String?
-    private let process = Process()
+    private let process: FixtureProcess
 
     public init(_ options: Options = Options(), port: Int? = nil) throws {
-        self.port = port ?? SMTPFixtures.freePort()
+        self.port = port ?? LoopbackPort.free()
         directory = try SMTPFixtures.temporaryDirectory("aiosmtpd")
         messagesDirectory = directory + "/messages"
         try FileManager.default.createDirectory(atPath: messagesDirectory, withIntermediateDirectories: true)
@@ -48,17 +49,11 @@ public final class SMTPTestServer {
         if let auth = options.auth { arguments += ["--auth", "\(auth.user):\(auth.password)"] }
         for address in options.refuse { arguments += ["--refuse", address] }
         if options.dropAfterData { arguments.append("--drop-after-data") }
-        process.executableURL = URL(fileURLWithPath: SMTPFixtures.python)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        FileManager.default.createFile(atPath: directory + "/stderr.log", contents: nil)
-        process.standardError = FileHandle(forWritingAtPath: directory + "/stderr.log") ?? FileHandle.nullDevice
-        try process.run()
-        let started = SMTPFixtures.wait(seconds: 10) {
-            FileManager.default.fileExists(atPath: ready) || !process.isRunning
-        }
-        guard started, process.isRunning else {
-            let log = (try? String(contentsOfFile: directory + "/stderr.log", encoding: .utf8)) ?? ""
+        process = try FixtureProcess(name: "aiosmtpd", executable: SMTPFixtures.python, arguments: arguments,
+                                     logPath: directory + "/server.log")
+        guard waitUntil(10, { FileManager.default.fileExists(atPath: ready) || !process.isRunning }),
+              process.isRunning else {
+            let log = process.output
             stop()
             throw FixtureError("aiosmtpd did not start on port \(self.port): \(log)")
         }
@@ -80,14 +75,14 @@ public final class SMTPTestServer {
 
     /// Waits until at least `count` messages are saved.
     public func waitForMessages(_ count: Int, seconds: Double = 10) -> Bool {
-        SMTPFixtures.wait(seconds: seconds) { messages.count >= count }
+        waitUntil(seconds) { messages.count >= count }
     }
 
     public var url: String { "smtp://127.0.0.1:\(port)" }
 
-    /// Stops the server and removes its directory.
+    /// Stops the server (SIGTERM, SIGKILL after a deadline, reaped) and removes its directory.
     public func stop() {
-        SMTPFixtures.stop(process)
+        process.stop()
         try? FileManager.default.removeItem(atPath: directory)
     }
 

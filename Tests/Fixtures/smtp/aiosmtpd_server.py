@@ -3,8 +3,7 @@
 with NNNN.json (the envelope), optionally requires STARTTLS with the given certificate and
 AUTH with one user/password, refuses chosen recipients with 550 5.1.1, and can drop the
 connection after the message data without replying. Writes READY_FILE once listening; exits
-on SIGTERM or SIGINT (the Swift fixture uses SIGKILL: its children inherit a mask
-that blocks SIGTERM)."""
+on SIGTERM (how the Swift fixture stops it, SIGKILL after a deadline) or SIGINT."""
 import argparse, asyncio, json, os, signal, ssl, sys, threading
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
