@@ -74,7 +74,7 @@ import Testing
         let ids = try f.queue([Fixture.mail(1), Fixture.mail(2)])
         let hung = try f.summary(ids[0]).uid
         let sink = FaultSink(.mail) { delivery, _ in delivery.uid == hung ? .hang : .succeed }
-        var config = Fixture.fastConfig(timeout: 1.5) // long enough that a loaded CI machine never times out the healthy one
+        var config = Fixture.fastConfig(timeout: 3) // long enough that a loaded CI machine never times out the healthy one
         config.worker.concurrency[.mail] = 1
         defer { sink.release() }
         let worker = f.worker([sink], config: config)

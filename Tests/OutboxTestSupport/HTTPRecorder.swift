@@ -45,7 +45,7 @@ public final class HTTPRecorder: @unchecked Sendable {
         let portFile = directory + "/port"
         var arguments = [Self.script, "--mode", mode.rawValue, "--log", logFile, "--port-file", portFile]
         if let auth { arguments += ["--auth", auth] }
-        process = try FixtureProcess(name: "http-\(mode.rawValue)", executable: "/usr/bin/python3", arguments: arguments,
+        process = try FixtureProcess(name: "http-\(mode.rawValue)", executable: SMTPFixtures.python, arguments: arguments,
                                     logPath: directory + "/server.log")
         guard FixtureProcess.wait(10, { FileManager.default.fileExists(atPath: portFile) }),
               let text = try? String(contentsOfFile: portFile, encoding: .utf8), let port = UInt16(text) else {
