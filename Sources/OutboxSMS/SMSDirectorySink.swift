@@ -19,22 +19,6 @@ public struct SMSDirectorySink: Sink {
         "capturing to \(Paths.abbreviate(directory)) — no SMS gateway configured"
     }
 
-    /// The JSON document written for one message.
-    struct Document: Encodable {
-        var id: Int64
-        var uid: String
-        var to: String
-        var from: String?
-        var body: String
-        var encoding: SMSEncoding
-        var segments: Int
-        var createdAt: String
-
-        enum CodingKeys: String, CodingKey {
-            case id, uid, to, from, body, encoding, segments, createdAt = "created_at"
-        }
-    }
-
     public func deliver(_ delivery: Delivery) throws(SinkError) -> DeliveryReceipt {
         guard case .sms(let sms) = delivery.content else {
             throw SinkError(.permanent, code: "wrong channel", "the SMS directory sink was handed a \(delivery.channel.rawValue) message")
@@ -45,9 +29,7 @@ public struct SMSDirectorySink: Sink {
             return DeliveryReceipt(outcome: .sent, remoteID: path, code: "file exists",
                                    detail: "already captured at \(Paths.abbreviate(path))")
         }
-        let document = Document(id: delivery.messageID, uid: delivery.uid, to: sms.recipient, from: sms.sender,
-                                body: sms.body, encoding: sms.encoding, segments: sms.segments,
-                                createdAt: Timestamp.iso8601(delivery.createdAt))
+        let document = SMSMessageJSON(delivery, sms, createdAt: Timestamp.iso8601(delivery.createdAt))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data: Data

@@ -27,35 +27,11 @@ public final class WebhookSink: Sink {
     public var name: String { "webhook" }
     public var destinationDescription: String { "webhook \(SMSURL.redacted(url))" }
 
-    struct Payload: Encodable {
-        var id: Int64
-        var uid: String
-        var to: String
-        var from: String?
-        var body: String
-        var encoding: SMSEncoding
-        var segments: Int
-
-        func encode(to encoder: any Encoder) throws {
-            // `from` is always present (null when the gateway picks the sender).
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(id, forKey: .id)
-            try c.encode(uid, forKey: .uid)
-            try c.encode(to, forKey: .to)
-            try c.encode(from, forKey: .from)
-            try c.encode(body, forKey: .body)
-            try c.encode(encoding, forKey: .encoding)
-            try c.encode(segments, forKey: .segments)
-        }
-        enum CodingKeys: String, CodingKey { case id, uid, to, from, body, encoding, segments }
-    }
-
     public func deliver(_ delivery: Delivery) throws(SinkError) -> DeliveryReceipt {
         guard case .sms(let sms) = delivery.content else {
             throw SinkError(.permanent, code: "wrong channel", "the webhook sink was handed a \(delivery.channel.rawValue) message")
         }
-        let payload = Payload(id: delivery.messageID, uid: delivery.uid, to: sms.recipient, from: sms.sender,
-                              body: sms.body, encoding: sms.encoding, segments: sms.segments)
+        let payload = SMSMessageJSON(delivery, sms, fromAlwaysPresent: true)
         let json: Data
         do { json = try JSONEncoder().encode(payload) } catch {
             throw SinkError(.permanent, code: "json", "cannot encode the message as JSON: \(error)")

@@ -23,6 +23,16 @@ enum SMTPTest {
         do { _ = try body(); return nil } catch { return error as? SinkError }
     }
 
+    /// The error of delivering the rich test mail to a smtp-sink started with `flags` (its fault
+    /// injection), or nil when it went through.
+    static func errorFromSink(_ flags: [String]) throws -> SinkError? {
+        let server = try SMTPSinkServer(flags)
+        defer { server.stop() }
+        let sink = try sink(server.url)
+        defer { sink.shutdown() }
+        return error { try sink.deliver(TestMail.delivery(TestMail.rich)) }
+    }
+
     /// A password file in a fresh directory, as `password_file` names it.
     static func passwordFile(_ password: String) throws -> SecretReference {
         let path = try SMTPFixtures.temporaryDirectory("secret") + "/password"
@@ -231,11 +241,7 @@ enum SMTPTest {
     }
 
     @Test func fiveHundredAtRCPTIsPermanent() throws {
-        let server = try SMTPSinkServer(["-f", "RCPT"])
-        defer { server.stop() }
-        let sink = try SMTPTest.sink(server.url)
-        defer { sink.shutdown() }
-        let error = try #require(SMTPTest.error { try sink.deliver(TestMail.delivery(TestMail.rich)) })
+        let error = try #require(try SMTPTest.errorFromSink(["-f", "RCPT"]))
         #expect(error.errorClass == .permanent)
         #expect(error.code?.hasPrefix("smtp 5") == true)
     }
@@ -258,31 +264,19 @@ enum SMTPTest {
     }
 
     @Test func rejectedAfterTheMessageIsPermanent() throws {
-        let server = try SMTPSinkServer(["-f", "."])
-        defer { server.stop() }
-        let sink = try SMTPTest.sink(server.url)
-        defer { sink.shutdown() }
-        let error = try #require(SMTPTest.error { try sink.deliver(TestMail.delivery(TestMail.rich)) })
+        let error = try #require(try SMTPTest.errorFromSink(["-f", "."]))
         #expect(error.errorClass == .permanent)
         #expect(error.code?.hasPrefix("smtp 5") == true)
     }
 
     @Test func fourTwentyOneAtGreetingIsTransient() throws {
-        let server = try SMTPSinkServer(["-Q", "CONNECT"])
-        defer { server.stop() }
-        let sink = try SMTPTest.sink(server.url)
-        defer { sink.shutdown() }
-        let error = try #require(SMTPTest.error { try sink.deliver(TestMail.delivery(TestMail.rich)) })
+        let error = try #require(try SMTPTest.errorFromSink(["-Q", "CONNECT"]))
         #expect(error.errorClass == .transient)
         #expect(error.code?.hasPrefix("smtp 421") == true)
     }
 
     @Test func droppedAfterTheMessageIsUncertain() throws {
-        let server = try SMTPSinkServer(["-q", "."])
-        defer { server.stop() }
-        let sink = try SMTPTest.sink(server.url)
-        defer { sink.shutdown() }
-        let error = try #require(SMTPTest.error { try sink.deliver(TestMail.delivery(TestMail.rich)) })
+        let error = try #require(try SMTPTest.errorFromSink(["-q", "."]))
         #expect(error.errorClass == .uncertain)
     }
 }
