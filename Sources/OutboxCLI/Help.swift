@@ -14,7 +14,7 @@ enum Help {
         let width = CommandRegistry.all.map { $0.name.count }.max() ?? 10
         for command in CommandRegistry.all {
             let alias = command.aliases.isEmpty ? "" : " (alias: \(command.aliases.joined(separator: ", ")))"
-            text += "  \(command.name.paddedOrTruncated(toLength: width))  \(command.abstract)\(alias)\n"
+            text += "  \(TerminalWidth.padded(command.name, to: width))  \(command.abstract)\(alias)\n"
         }
         text += """
 
@@ -46,7 +46,7 @@ enum Help {
             let usage = option.usage
             return usage.count > width
                 ? "  \(usage)\n  \(String(repeating: " ", count: width))  \(option.help)"
-                : "  \(usage.paddedOrTruncated(toLength: width))  \(option.help)"
+                : "  \(TerminalWidth.padded(usage, to: width))  \(option.help)"
         }.joined(separator: "\n")
     }
 }

@@ -56,17 +56,4 @@ extension StringProtocol {
         }
         return found ? String(decoding: out, as: UTF8.self) : String(self)
     }
-
-    /// `padding(toLength:withPad: " ", startingAt: 0)`: pads with spaces or truncates to exactly
-    /// `length` UTF-16 units, as `NSString` counts.
-    public func paddedOrTruncated(toLength length: Int) -> String {
-        let units = utf16.count
-        if units < length { return String(self) + String(repeating: " ", count: length - units) }
-        if units == length { return String(self) }
-        let utf16 = self.utf16
-        let end = utf16.index(utf16.startIndex, offsetBy: length)
-        // Cutting inside a surrogate pair leaves half a character, as NSString would; Swift
-        // strings cannot hold that, so the dangling half becomes U+FFFD.
-        return String(decoding: Array(utf16[utf16.startIndex..<end]), as: UTF16.self)
-    }
 }

@@ -83,9 +83,9 @@ struct MessageInserter {
         }
         for index in start..<messages.endIndex { ids.append(try insertRow(messages[index], key: nil, group: nil)) }
         // Content rows, a channel at a time (positions, not copies of the messages).
-        for channel in Channel.allCases {
+        let byChannel = Dictionary(grouping: messages.indices) { messages[$0].channel }
+        for (channel, positions) in byChannel {
             let table = Table(channel)
-            let positions = messages.indices.filter { messages[$0].channel == channel }
             var first = 0
             while positions.count - first >= Self.rowsPerStatement {
                 let statement = try statement(table, rows: Self.rowsPerStatement)

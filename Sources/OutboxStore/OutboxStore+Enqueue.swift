@@ -22,11 +22,8 @@ extension OutboxStore {
     public func enqueueBatch(_ batch: [[NewMessage]], now: Milliseconds = Timestamp.now()) throws -> [EnqueueResult] {
         // Hash files before taking the write lock; identical files are hashed once.
         let hashed = try Self.hashFiles(of: batch)
-        var handedOver = false
-        return try enqueueChunks(now: now, bigCache: batch.count >= 2_000, hashed: hashed) {
-            defer { handedOver = true }
-            return handedOver ? nil : batch
-        }
+        var chunks = [batch].makeIterator()
+        return try enqueueChunks(now: now, bigCache: batch.count >= 2_000, hashed: hashed) { chunks.next() }
     }
 
     /// Stores messages handed over a chunk at a time, all in one transaction: a bulk `import`

@@ -53,8 +53,8 @@ extension OutboxStore {
 
     /// The indexing step, inside the caller's write transaction: the next `limit` ids above
     /// the mark, their content read a channel at a time.
-    func indexWaiting(limit: Int) throws -> Int {
-        let mark = try searchIndexedThrough()
+    func indexWaiting(limit: Int, after mark: Int64? = nil) throws -> Int {
+        let mark = try mark ?? searchIndexedThrough()
         guard let last = try db.first("""
             SELECT max(id) FROM (SELECT id FROM message WHERE id > ? ORDER BY id LIMIT ?)
             """, [mark, limit], { $0.isNull(0) ? nil : $0.int64(0) }) ?? nil else { return 0 }
@@ -83,17 +83,7 @@ extension OutboxStore {
             guard let job = try? ContentCodec.decode(PrintJob.self, row.string(1)) else { return nil }
             return (row.int64(0), .print(job))
         }
-        let insert = try db.statement("INSERT INTO message_search (rowid, subject, body, recipients, job_name) VALUES (?, ?, ?, ?, ?)")
-        for case let entry? in entries {
-            let fields = SearchFields(entry.content)
-            insert.reset()
-            try insert.bind(entry.id, at: 1)
-            try insert.bind(fields.subject, at: 2)
-            try insert.bind(fields.body, at: 3)
-            try insert.bind(fields.recipients, at: 4)
-            try insert.bind(fields.jobName, at: 5)
-            try insert.execute()
-        }
+        for case let entry? in entries { try index(entry.content, id: entry.id) }
         try db.run("UPDATE outbox_meta SET value = ? WHERE key = 'search_indexed_through'", [String(last)])
         return Int(last - mark)
     }
@@ -102,7 +92,7 @@ extension OutboxStore {
     func indexIfFewWaiting(lastID: Int64) throws {
         let mark = try searchIndexedThrough()
         guard lastID - mark <= Self.inlineIndexLimit else { return }
-        _ = try indexWaiting(limit: Int(Self.inlineIndexLimit))
+        _ = try indexWaiting(limit: Int(Self.inlineIndexLimit), after: mark)
     }
 
     /// Whether `id` is in the index (its entry must then follow its content).

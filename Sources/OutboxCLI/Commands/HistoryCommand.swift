@@ -57,7 +57,7 @@ enum HistoryTable {
             if m.state == .queued, m.attempts > 0 { state = "retrying" }
             if m.state == .queued, let next = m.nextAttemptAt, next > Timestamp.now() + 1000 { state += " @" + Timestamp.short(next) }
             let to = m.recipients.count > 1 ? "\(m.recipients[0]) +\(m.recipients.count - 1)" : (m.recipients.first ?? "")
-            table.add([String(m.id), m.channel.rawValue, state, to, m.title.replacingEvery("\n", with: " "),
+            table.add([String(m.id), m.channel.rawValue, state, to, m.title,
                        Timestamp.short(m.createdAt), "\(m.attempts)/\(m.maxAttempts)", m.lastError ?? ""])
         }
         return table.render()

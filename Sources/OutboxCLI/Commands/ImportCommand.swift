@@ -66,12 +66,7 @@ struct ImportCommand: Command {
     }
 
     private static func openLines(_ path: String, named name: String) throws -> ImportLineReader {
-        var isDirectory = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory,
-              let file = SystemFile(forReadingAtPath: path) else {
-            throw OutboxError.noInput("cannot read \(name): \(isDirectory ? "it is a directory" : "no such file or not readable")")
-        }
-        return ImportLineReader(LineReader(file), name: name)
+        ImportLineReader(LineReader(try FileArgument.open(path, named: name)), name: name)
     }
 }
 

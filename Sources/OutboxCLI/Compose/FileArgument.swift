@@ -50,13 +50,20 @@ struct FileArgument {
 
     /// The first bytes of the file, for sniffing its type.
     static func head(_ path: String, count: Int = 4096) throws(OutboxError) -> [UInt8] {
-        var isDirectory = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory else {
-            throw .noInput("cannot read \(path): no such file")
-        }
-        guard let handle = SystemFile(forReadingAtPath: path) else { throw .noInput("cannot read \(path): permission denied") }
+        let handle = try open(path)
         defer { try? handle.close() }
         return [UInt8]((try? handle.read(upToCount: count)) ?? Data())
+    }
+
+    /// Opens a regular file for reading (`name` is how the user wrote it), or says why not (66).
+    static func open(_ path: String, named name: String? = nil) throws(OutboxError) -> SystemFile {
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .noInput("cannot read \(name ?? path): no such file")
+        }
+        guard !isDirectory else { throw .noInput("cannot read \(name ?? path): it is a directory") }
+        guard let handle = SystemFile(forReadingAtPath: path) else { throw .noInput("cannot read \(name ?? path): permission denied") }
+        return handle
     }
 
     /// The MIME type: as given, else from the content, else from the extension.

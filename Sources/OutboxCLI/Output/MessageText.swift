@@ -7,7 +7,7 @@ enum MessageText {
         let m = d.summary
         var lines: [String] = []
         func field(_ name: String, _ value: String?) {
-            if let value, !value.isEmpty { lines.append(name.paddedOrTruncated(toLength: 12) + value) }
+            if let value, !value.isEmpty { lines.append(TerminalWidth.padded(name, to: 12) + value) }
         }
         field("message", "\(m.id) (\(m.channel.rawValue)) uid \(m.uid)")
         var state = m.state.rawValue

@@ -10,10 +10,7 @@ public struct Table {
 
     /// Adds a row; line breaks and tabs in a cell become spaces, so a row stays one line.
     public mutating func add(_ row: [String]) {
-        rows.append(row.map { cell in
-            cell.contains(where: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" || $0 == "\t" })
-                ? String(cell.map { $0 == "\n" || $0 == "\r\n" || $0 == "\r" || $0 == "\t" ? " " : $0 }) : cell
-        })
+        rows.append(row.map { cell in String(cell.map { $0.isNewline || $0 == "\t" ? " " : $0 }) })
     }
 
     public func render() -> String {
