@@ -43,6 +43,7 @@ let package = Package(
         .target(name: "OutboxDelivery", dependencies: ["OutboxCLI", "OutboxMail", "OutboxSMS", "OutboxPrint"]),
         // Linked statically (Swift runtime, Foundation, SQLite, libc): no dynamic loader work at
         // start-up, which took two thirds of a short command's time (`show`: 10 ms → 3 ms).
+        // FoundationEssentials' own C parts are not autolinked in a static link: named here.
         .executableTarget(name: "outbox", dependencies: ["OutboxCLI"],
                           linkerSettings: [.unsafeFlags(["-static-executable"]), .linkedLibrary("_FoundationCShims"), .linkedLibrary("_FoundationCollections")]),
         .executableTarget(name: "outbox-delivery", dependencies: ["OutboxDelivery"]),

@@ -100,7 +100,7 @@ import Testing
     }
 
     @Test func connectionRefusedIsOffline() throws {
-        let port = FixtureProcess.freePort()
+        let port = LoopbackPort.free()
         var config = TwilioConfig(accountSID: Self.sid)
         config.baseURL = "http://127.0.0.1:\(port)"
         config.authToken = SecretReference(environmentVariable: "T")

@@ -79,17 +79,6 @@ public final class FixtureProcess: Sendable {
 
     deinit { stop(grace: 1) }
 
-    // MARK: - Helpers shared by the fixtures
-
-    /// A loopback port that was free a moment ago (bind to 0, read it, close).
-    public static func freePort() -> UInt16 { UInt16(LoopbackPort.free()) }
-
-    /// True once something accepts TCP connections on 127.0.0.1:`port`.
-    public static func isListening(_ port: UInt16) -> Bool { LoopbackPort.isListening(Int(port)) }
-
-    /// Polls `condition` until it holds or the deadline passes.
-    public static func wait(_ seconds: Double, _ condition: () -> Bool) -> Bool { waitUntil(seconds, condition) }
-
     public struct StartupError: Error, CustomStringConvertible {
         public let description: String
         public init(_ description: String) { self.description = description }

@@ -47,7 +47,7 @@ public final class HTTPRecorder: @unchecked Sendable {
         if let auth { arguments += ["--auth", auth] }
         process = try FixtureProcess(name: "http-\(mode.rawValue)", executable: SMTPFixtures.python, arguments: arguments,
                                     logPath: directory + "/server.log")
-        guard FixtureProcess.wait(10, { FileManager.default.fileExists(atPath: portFile) }),
+        guard waitUntil(10, { FileManager.default.fileExists(atPath: portFile) }),
               let text = try? String(contentsOfFile: portFile, encoding: .utf8), let port = UInt16(text) else {
             process.stop()
             throw FixtureProcess.StartupError("the python \(mode.rawValue) fixture did not start: \(process.output)")

@@ -8,10 +8,10 @@ import Foundation
 public final class KannelGateway: @unchecked Sendable {
     // @unchecked: the process list is only touched by the test that owns the fixture.
     public let directory: String
-    public let adminPort = FixtureProcess.freePort()
-    public let smsboxPort = FixtureProcess.freePort()
-    public let smscPort = FixtureProcess.freePort()
-    public let sendsmsPort = FixtureProcess.freePort()
+    public let adminPort = LoopbackPort.free()
+    public let smsboxPort = LoopbackPort.free()
+    public let smscPort = LoopbackPort.free()
+    public let sendsmsPort = LoopbackPort.free()
     public let username = "outbox"
     public let password = "kannel-test-secret"
     public let globalSender = "12345"
@@ -34,19 +34,19 @@ public final class KannelGateway: @unchecked Sendable {
     public func start() throws {
         bearerbox = try FixtureProcess(name: "bearerbox", executable: "/usr/sbin/bearerbox", arguments: [configPath],
                                       logPath: directory + "/bearerbox.out")
-        guard FixtureProcess.wait(30, { FixtureProcess.isListening(adminPort) && FixtureProcess.isListening(smscPort) }) else {
+        guard waitUntil(30, { LoopbackPort.isListening(adminPort) && LoopbackPort.isListening(smscPort) }) else {
             throw FixtureProcess.StartupError("bearerbox did not start: \(bearerbox!.output.suffix(2000))")
         }
         fakesmsc = try FixtureProcess(name: "fakesmsc", executable: "/usr/lib/kannel/test/fakesmsc",
                                      arguments: ["-H", "127.0.0.1", "-r", String(smscPort), "-i", "1", "-m", "0", "999 123 text hello"],
                                      logPath: directory + "/fakesmsc.out")
-        guard FixtureProcess.wait(30, { status().contains("(online") }) else {
+        guard waitUntil(30, { status().contains("(online") }) else {
             throw FixtureProcess.StartupError("the fake SMSC did not come online: \(status())")
         }
         smsbox = try FixtureProcess(name: "smsbox", executable: "/usr/sbin/smsbox", arguments: [configPath],
                                    logPath: directory + "/smsbox.out")
         // smsbox opens sendsms before it has joined bearerbox, and answers nothing until then.
-        guard FixtureProcess.wait(30, { FixtureProcess.isListening(sendsmsPort) && status().contains("smsbox:") }) else {
+        guard waitUntil(30, { LoopbackPort.isListening(sendsmsPort) && status().contains("smsbox:") }) else {
             throw FixtureProcess.StartupError("smsbox did not start: \(smsbox!.output.suffix(2000))")
         }
     }
