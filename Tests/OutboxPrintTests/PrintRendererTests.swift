@@ -159,7 +159,7 @@ import Testing
         var lines = (0..<600).map { "\($0): " + samples[$0 % samples.count] }
         lines[300] += " and a private-use \u{E000} no font has"
         let text = lines.joined(separator: "\n")
-        func render(footer: String = "{page} / {pages}", budget: Int = CapturedBlocks.defaultBudget, name: String) throws -> (path: String, pages: Int) {
+        func render(footer: String = "{page} / {pages}", budget: Int = KeptBlocks<CapturedBlock>.captureBudget, name: String) throws -> (path: String, pages: Int) {
             let job = PrintJob(info: PrintInfo(jobName: "Long"), content: .renderer(PageRenderer(
                 footerHeight: 20, footer: HeaderFooter(center: footer),
                 insets: EdgeInsets(top: 72, left: 72, bottom: 72, right: 72),

@@ -16,17 +16,17 @@ final class PageDrawer {
     /// The block whose layout was built last: consecutive pages mostly continue it.
     private var cached: (index: Int, block: LaidOutBlock)?
     /// Layouts the layout pass kept: used instead of laying the same text out again.
-    private let laidOut: LaidOutBlockCache?
+    private let laidOut: KeptBlocks<LaidOutBlock>?
     /// Plain-text blocks the layout pass captured, and the one being drawn.
-    private let captured: CapturedBlocks?
+    private let captured: KeptBlocks<CapturedBlock>?
     private var capturedBlock: (index: Int, block: CapturedBlock)?
     /// Scratch arrays for drawing captured lines.
     private var glyphBuffer: [cairo_glyph_t] = []
     private var clusterBuffer: [cairo_text_cluster_t] = []
     private var metadataSet = false
 
-    init(_ composition: Composition, session: RenderSession, layout: PageLayout, laidOut: LaidOutBlockCache? = nil,
-         captured: CapturedBlocks? = nil, date: Date) {
+    init(_ composition: Composition, session: RenderSession, layout: PageLayout, laidOut: KeptBlocks<LaidOutBlock>? = nil,
+         captured: KeptBlocks<CapturedBlock>? = nil, date: Date) {
         self.composition = composition
         self.session = session
         self.layout = layout

@@ -11,10 +11,10 @@ final class PageLayoutBuilder {
     private let composition: Composition
     private let context: OpaquePointer
     /// Where text layouts go for the draw pass to reuse; `nil` when nothing is drawn.
-    private let cache: LaidOutBlockCache?
+    private let cache: KeptBlocks<LaidOutBlock>?
     /// Where plain-text blocks go, captured, for the draw pass: instead of `cache`, as they
     /// cost a tenth of the memory.
-    private let captured: CapturedBlocks?
+    private let captured: KeptBlocks<CapturedBlock>?
     private var layout = PageLayout()
     private var geometry: PageGeometry
     private var decorated = false
@@ -25,7 +25,7 @@ final class PageLayoutBuilder {
     /// placements are dropped afterwards, so memory stays flat.
     var onPageFinished: ((PageLayout.Page, Int) throws -> Void)?
 
-    init(_ composition: Composition, session: RenderSession, cache: LaidOutBlockCache? = nil, captured: CapturedBlocks? = nil) {
+    init(_ composition: Composition, session: RenderSession, cache: KeptBlocks<LaidOutBlock>? = nil, captured: KeptBlocks<CapturedBlock>? = nil) {
         self.composition = composition
         context = session.context
         self.cache = cache

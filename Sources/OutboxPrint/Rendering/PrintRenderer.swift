@@ -13,7 +13,7 @@ public struct PrintRenderer {
     public var date: Date
     /// How much plain text the layout pass may keep captured for the draw pass; with 0 every
     /// block is drawn from a Pango layout made again, which tests compare against.
-    var captureBudget = CapturedBlocks.defaultBudget
+    var captureBudget = KeptBlocks<CapturedBlock>.captureBudget
 
     public init(job: PrintJob, defaults: PrintDefaults = PrintDefaults(), date: Date = Date()) {
         self.job = job
@@ -43,7 +43,7 @@ public struct PrintRenderer {
                 if composition.canRenderInOnePass {
                     // Each page is drawn as soon as it is laid out, reusing its text layouts:
                     // Pango shapes every line once, and memory holds about one page.
-                    let laidOut = LaidOutBlockCache(budget: .max)
+                    let laidOut = KeptBlocks<LaidOutBlock>(budget: .max)
                     let drawer = PageDrawer(composition, session: session, layout: PageLayout(), laidOut: laidOut, date: date)
                     let builder = PageLayoutBuilder(composition, session: session, cache: laidOut)
                     builder.onPageFinished = { page, index in try drawer.draw(page, index: index) }
@@ -51,7 +51,7 @@ public struct PrintRenderer {
                     try session.close()
                     return layout.pages.count
                 }
-                let laidOut = LaidOutBlockCache(), captured = CapturedBlocks(budget: captureBudget)
+                let laidOut = KeptBlocks<LaidOutBlock>(budget: KeptBlocks<LaidOutBlock>.layoutBudget), captured = KeptBlocks<CapturedBlock>(budget: captureBudget)
                 let layout = try PageLayoutBuilder(composition, session: session, cache: laidOut, captured: captured).build()
                 let selected = try composition.selection(of: layout)
                 try PageDrawer(composition, session: session, layout: layout, laidOut: laidOut, captured: captured, date: date).draw(selected)
