@@ -36,43 +36,15 @@ wait_for() { # what command...
     done
 }
 
-# MARK: - A private cupsd (like Tests/OutboxTestSupport/CUPSServer.swift)
+# MARK: - A private cupsd, configured as Tests/OutboxTestSupport/CUPSServer.swift does
 PORT=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 SOCK=$T/cups.sock
 mkdir -p "$T/root" "$T/spool/tmp" "$T/cache" "$T/state" "$T/log" "$T/out-ours" "$T/out-lp" "$T/pdf"
 chgrp lp "$T/spool" "$T/spool/tmp" "$T/cache"
 chmod 0710 "$T/spool"; chmod 1770 "$T/spool/tmp"; chmod 0770 "$T/cache"
-cat > "$T/cups-files.conf" <<EOF
-SystemGroup root lpadmin
-ServerRoot $T/root
-RequestRoot $T/spool
-TempDir $T/spool/tmp
-CacheDir $T/cache
-StateDir $T/state
-AccessLog $T/log/access_log
-ErrorLog $T/log/error_log
-PageLog $T/log/page_log
-EOF
-cat > "$T/cupsd.conf" <<EOF
-LogLevel warn
-Listen 127.0.0.1:$PORT
-Listen $SOCK
-Browsing No
-WebInterface No
-IdleExitTimeout 0
-PreserveJobHistory Yes
-MaxJobs 0
-DefaultAuthType None
-<Location />
-  Order allow,deny
-  Allow all
-</Location>
-<Policy default>
-  <Limit All>
-    Order deny,allow
-  </Limit>
-</Policy>
-EOF
+for conf in cups-files.conf cupsd.conf; do
+    sed -e "s|@DIR@|$T|g" -e "s|@PORT@|$PORT|g" -e "s|@SOCKET@|$SOCK|g" "$ROOT/Tests/Fixtures/cups/$conf" > "$T/$conf"
+done
 /usr/sbin/cupsd -f -c "$T/cupsd.conf" -s "$T/cups-files.conf" </dev/null >/dev/null 2>&1 &
 CUPSD=$!
 wait_for "cupsd" sh -c "lpstat -h '$SOCK' -r 2>/dev/null | grep -q 'is running'"

@@ -19,6 +19,12 @@ public final class CUPSServer: @unchecked Sendable {
 
     public struct Failure: Error, CustomStringConvertible { public var description: String }
 
+    /// `Tests/Fixtures/cups`: cupsd's two configuration files, with @DIR@, @PORT@ and @SOCKET@.
+    static var templates: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/cups").path
+    }
+
     public init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-cups-\(token)").path
         socketPath = directory + "/cups.sock"
@@ -31,38 +37,14 @@ public final class CUPSServer: @unchecked Sendable {
             chown(directory + "/" + sub, 0, lp)
             chmod(directory + "/" + sub, mode_t(mode))
         }
-        try """
-        SystemGroup root lpadmin
-        ServerRoot \(directory)/root
-        RequestRoot \(directory)/spool
-        TempDir \(directory)/spool/tmp
-        CacheDir \(directory)/cache
-        StateDir \(directory)/state
-        AccessLog \(directory)/log/access_log
-        ErrorLog \(directory)/log/error_log
-        PageLog \(directory)/log/page_log
-
-        """.write(toFile: directory + "/cups-files.conf", atomically: true, encoding: .utf8)
-        try """
-        LogLevel warn
-        Listen 127.0.0.1:\(port)
-        Listen \(socketPath)
-        Browsing No
-        WebInterface No
-        IdleExitTimeout 0
-        PreserveJobHistory Yes
-        DefaultAuthType None
-        <Location />
-          Order allow,deny
-          Allow all
-        </Location>
-        <Policy default>
-          <Limit All>
-            Order deny,allow
-          </Limit>
-        </Policy>
-
-        """.write(toFile: directory + "/cupsd.conf", atomically: true, encoding: .utf8)
+        // The configuration Benchmarks/print-cups.sh starts its cupsd with too.
+        for name in ["cups-files.conf", "cupsd.conf"] {
+            let template = try String(contentsOfFile: Self.templates + "/" + name, encoding: .utf8)
+            try template.replacingOccurrences(of: "@DIR@", with: directory)
+                .replacingOccurrences(of: "@PORT@", with: String(port))
+                .replacingOccurrences(of: "@SOCKET@", with: socketPath)
+                .write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
+        }
         try start()
     }
 
